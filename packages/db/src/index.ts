@@ -1,0 +1,3 @@
+export { type Database, type Engine, isPostgresUrl, type OpenOptions, openDatabase } from './database.ts';
+export { type MigrationOutcome, migrateToLatest, RecordMigrationProvider } from './migrate.ts';
+export { createRedis, type Redis } from './redis.ts';

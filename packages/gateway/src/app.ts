@@ -1,0 +1,62 @@
+import { createRedis, type Database, migrateToLatest, openDatabase, type Redis } from '@app/db';
+import { type App, createServer } from '@app/http-kit';
+import { createAccess } from './access/index.ts';
+import type { GatewayConfig } from './config.ts';
+import { gatewayMigrations } from './db/migrations.ts';
+import type { GatewayDatabase } from './db/schema.ts';
+import { renderGatewayError } from './error-format.ts';
+import { gatewayErrorFromFramework } from './errors.ts';
+
+export interface BuildOptions {
+  /** An already-open database (tests share one between app instances); otherwise config.databaseUrl. */
+  readonly database?: Database<GatewayDatabase>;
+  /** An already-open Redis client (tests pass one with their own key prefix). */
+  readonly redis?: Redis;
+  /** URL of a running upstream simulator, substituted for catalog upstreams whose baseUrl is `simulator`. */
+  readonly simulatorUrl?: string;
+  readonly logStream?: NodeJS.WritableStream;
+  readonly defaultMetrics?: boolean;
+}
+
+/** Builds the gateway: migrations run, areas composed, routes registered, nothing listening yet. */
+export async function buildApp(config: GatewayConfig, options: BuildOptions = {}): Promise<App> {
+  const database = options.database ?? (await openDatabase<GatewayDatabase>(config.databaseUrl));
+  const redis =
+    options.redis ??
+    (config.redisUrl ? createRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix }) : undefined);
+  await migrateToLatest(database.db, gatewayMigrations);
+  const app = await createServer({
+    service: 'gateway',
+    log: { level: config.logLevel },
+    bodyLimitBytes: config.bodyLimitBytes,
+    defaultMetrics: options.defaultMetrics ?? true,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+    ready: () => database.ping(),
+    openapi: {
+      title: 'Model gateway',
+      version: '1.0.0',
+      description:
+        'OpenAI-compatible gateway to four model providers. Authenticate with a personal access token.',
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+    errors: {
+      fromFramework: (kind, message, request) =>
+        gatewayErrorFromFramework(kind, message, request.method, request.url.split('?')[0] ?? '/'),
+      render: renderGatewayError,
+    },
+  });
+  const access = await createAccess({
+    config: config.access,
+    dataDir: config.dataDir,
+    database,
+    redis,
+    log: app.log,
+  });
+  await app.register(access.routes);
+  app.addHook('onClose', async () => {
+    await access.close();
+    if (!options.redis) redis?.disconnect();
+    if (!options.database) await database.close();
+  });
+  return app;
+}

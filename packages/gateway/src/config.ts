@@ -1,0 +1,70 @@
+import { type EnvMapping, loadConfig } from '@app/http-kit';
+import { type Static, Type } from 'typebox';
+import { ACCESS_ENV, AccessConfigSchema } from './access/config.ts';
+import { ROUTING_ENV, RoutingConfigSchema } from './routing/config.ts';
+import { UPSTREAM_ENV, UpstreamConfigSchema } from './upstream/config.ts';
+
+const LogLevel = Type.Union(
+  ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+  { default: 'info' },
+);
+
+/** One schema for the whole gateway; each area owns its section in its own folder. */
+export const GatewayConfigSchema = Type.Object(
+  {
+    host: Type.String({ default: '127.0.0.1' }),
+    port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+    publicUrl: Type.Optional(Type.String()),
+    dataDir: Type.String({ default: './data', description: 'Embedded database, generated signing key' }),
+    databaseUrl: Type.String({ default: 'sqlite:./data/gateway.db', minLength: 1 }),
+    redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+    redisKeyPrefix: Type.String({ default: 'gw:' }),
+    logLevel: LogLevel,
+    bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 256 * 1024 * 1024, default: 16 * 1024 * 1024 }),
+    drainDeadlineMs: Type.Integer({ minimum: 0, default: 30_000 }),
+    access: AccessConfigSchema,
+    routing: RoutingConfigSchema,
+    upstream: UpstreamConfigSchema,
+  },
+  { additionalProperties: false },
+);
+
+export type GatewayConfig = Static<typeof GatewayConfigSchema>;
+
+function prefixed(section: string, mapping: EnvMapping): EnvMapping {
+  return Object.fromEntries(
+    Object.entries(mapping).map(([path, variable]) => [`${section}.${path}`, variable]),
+  );
+}
+
+export const GATEWAY_ENV: EnvMapping = {
+  host: 'GATEWAY_HOST',
+  port: 'GATEWAY_PORT',
+  publicUrl: 'GATEWAY_PUBLIC_URL',
+  dataDir: 'GATEWAY_DATA_DIR',
+  databaseUrl: 'GATEWAY_DATABASE_URL',
+  redisUrl: 'REDIS_URL',
+  redisKeyPrefix: 'GATEWAY_REDIS_KEY_PREFIX',
+  logLevel: 'GATEWAY_LOG_LEVEL',
+  bodyLimitBytes: 'GATEWAY_BODY_LIMIT_BYTES',
+  drainDeadlineMs: 'GATEWAY_DRAIN_DEADLINE_MS',
+  ...prefixed('access', ACCESS_ENV),
+  ...prefixed('routing', ROUTING_ENV),
+  ...prefixed('upstream', UPSTREAM_ENV),
+};
+
+/**
+ * Reads the environment (and an optional JSON config file named by GATEWAY_CONFIG_FILE) once
+ * at start-up. Tests pass `overrides` instead of touching process.env.
+ */
+export function loadGatewayConfig(
+  env: NodeJS.ProcessEnv,
+  options: { file?: Record<string, unknown>; overrides?: Record<string, unknown> } = {},
+): GatewayConfig {
+  return loadConfig(GatewayConfigSchema, {
+    env,
+    mapping: GATEWAY_ENV,
+    ...(options.file ? { file: options.file } : {}),
+    ...(options.overrides ? { overrides: options.overrides } : {}),
+  });
+}

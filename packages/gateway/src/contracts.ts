@@ -1,0 +1,167 @@
+/**
+ * The seams between the gateway's areas. The request path reads top to bottom:
+ * authenticate (access) -> resolve model and options (routing) -> select provider (routing)
+ * -> reserve budget (access ledger) -> call upstream (upstream) -> translate (adapters)
+ * -> settle (ledger) -> respond (chat). Each area implements its side of these interfaces.
+ */
+import type { FastifyRequest } from 'fastify';
+
+export const PROVIDERS = ['developer', 'cloud_a', 'cloud_b', 'cloud_c'] as const;
+export type ProviderId = (typeof PROVIDERS)[number];
+
+export function isProviderId(value: string): value is ProviderId {
+  return (PROVIDERS as readonly string[]).includes(value);
+}
+
+export const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type Effort = (typeof EFFORTS)[number];
+export const TIERS = ['standard', 'flex'] as const;
+export type Tier = (typeof TIERS)[number];
+export const COMPRESSIONS = ['off', 'compact', 'compressed'] as const;
+export type Compression = (typeof COMPRESSIONS)[number];
+
+/** US dollars x 1,000,000: integer arithmetic for money, so sums and comparisons are exact. */
+export type Micros = number;
+
+// ---- access -------------------------------------------------------------------------------
+
+/** Who is calling: established from a verified personal access token. */
+export interface Principal {
+  readonly userId: number;
+  readonly email: string;
+  readonly projectId: number;
+  readonly projectSlug: string;
+  /** The token's `jti`. */
+  readonly tokenId: string;
+  readonly tokenExpiresAt: Date;
+}
+
+export interface AccessControl {
+  /**
+   * Checks IP restrictions and the bearer token of a `/v1/*` request. Resolves the caller or
+   * throws a catalogued AppError (401 missing/invalid/expired token, 403 IP not allowed).
+   */
+  authenticate(request: FastifyRequest): Promise<Principal>;
+}
+
+export interface Reservation {
+  readonly id: string;
+  readonly principal: Principal;
+  readonly provider: ProviderId;
+  readonly amountMicros: Micros;
+}
+
+export interface UsageRecord {
+  /** Exact model version served. */
+  readonly model: string;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly cachedTokens: number;
+  readonly costMicros: Micros;
+  /** `ok`: settled from upstream usage; `error`/`aborted`: partial usage, if any, still charged. */
+  readonly status: 'ok' | 'error' | 'aborted';
+}
+
+export interface BucketBalance {
+  readonly allocatedMicros: Micros;
+  readonly spentMicros: Micros;
+  readonly reservedMicros: Micros;
+  readonly remainingMicros: Micros;
+}
+
+export interface Ledger {
+  /**
+   * Reserves an estimate against the project's bucket for `provider`, atomically across
+   * instances. Throws `gateway_allocation_exhausted` (402) when the bucket cannot cover it.
+   */
+  reserve(input: {
+    principal: Principal;
+    provider: ProviderId;
+    estimateMicros: Micros;
+  }): Promise<Reservation>;
+  /** Replaces the reservation by the real cost and writes one usage-ledger row. */
+  settle(reservation: Reservation, usage: UsageRecord): Promise<void>;
+  /** Gives the reservation back (upstream failed before any usage). Writes a ledger row with status error. */
+  release(reservation: Reservation, reason: string): Promise<void>;
+  /** Buckets of a project that have an allocation, by provider. */
+  balances(projectId: number): Promise<Partial<Record<ProviderId, BucketBalance>>>;
+}
+
+// ---- routing ------------------------------------------------------------------------------
+
+export interface ResolvedOptions {
+  readonly effort: Effort;
+  readonly tier: Tier;
+  readonly compression: Compression;
+}
+
+/** Where and how to call an upstream; secrets are resolved from their locations at start-up. */
+export interface UpstreamTarget {
+  /** Key of the adapter that translates for this upstream, e.g. `openai-compatible`. */
+  readonly adapter: string;
+  readonly baseUrl: string;
+  readonly auth:
+    | { readonly type: 'none' }
+    | { readonly type: 'bearer'; readonly token: string }
+    | { readonly type: 'header'; readonly name: string; readonly value: string };
+  /** The model id the upstream knows (may differ per provider, e.g. contain `@`). */
+  readonly upstreamModel: string;
+  /** Request timeout for this upstream, ms (flex tiers need long ones). */
+  readonly timeoutMs: number;
+}
+
+/** US dollars per million tokens. Cost in micros = tokens x price (rounded up per request). */
+export interface Price {
+  readonly inputPerMTok: number;
+  readonly cachedInputPerMTok: number;
+  readonly outputPerMTok: number;
+}
+
+export interface RoutePlan {
+  /** The model string as the client sent it. */
+  readonly requested: string;
+  /** Exact model version (aliases resolved). */
+  readonly model: string;
+  readonly family: string;
+  readonly explicitProvider: ProviderId | undefined;
+  /** Options after precedence (modifier > header > default), before provider constraints. */
+  readonly options: ResolvedOptions;
+  /** Header inputs that were ignored, as `dimension=value` (rendered in X-Gateway-Ignored). */
+  readonly ignored: readonly string[];
+  readonly contextWindow: number;
+  readonly maxOutputTokens: number;
+}
+
+export interface Selection {
+  readonly provider: ProviderId;
+  readonly target: UpstreamTarget;
+  readonly price: Price;
+  /** Options as really applied on this provider (e.g. tier=standard where flex is not offered). */
+  readonly options: ResolvedOptions;
+}
+
+/** How an upstream call failed; selection and the circuit breaker act on it. */
+export type UpstreamFailureKind = 'client' | 'server' | 'timeout' | 'connection' | 'rate_limited';
+
+export interface Router {
+  /** Parses and resolves a model name plus X-Gateway-* headers. Throws 400/404 AppErrors. */
+  resolve(model: string, headers: Readonly<Record<string, string | string[] | undefined>>): RoutePlan;
+  /**
+   * Picks the provider: the explicit one (never replaced), else the sticky one for
+   * (user, project, family) if still usable, else the best usable one (serves the model,
+   * accepts the options and needed capabilities, circuit closed, budget left).
+   */
+  select(
+    plan: RoutePlan,
+    principal: Principal,
+    needs: { readonly tools: boolean; readonly webSearch: boolean },
+    exclude?: readonly ProviderId[],
+  ): Promise<Selection>;
+  /** Reports the outcome of a call so the circuit breaker and stickiness can react. */
+  report(
+    selection: Selection,
+    principal: Principal,
+    plan: RoutePlan,
+    outcome: 'ok' | UpstreamFailureKind,
+  ): Promise<void>;
+}

@@ -1,0 +1,85 @@
+import type { Static, TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Maps a config property path (e.g. `port`) to the environment variable that sets it. */
+export type EnvMapping = Readonly<Record<string, string>>;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    if (next === undefined || next === null || typeof next !== 'object') node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  const last = parts.at(-1);
+  if (last !== undefined) node[last] = value;
+}
+
+/** Environment values are strings; a JSON-looking value (array/object) is parsed so lists can be set. */
+function envValue(raw: string): unknown {
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      return raw;
+    }
+  }
+  return raw;
+}
+
+/**
+ * Loads configuration once: defaults from the schema, then an optional file object, then the
+ * environment, converted to the schema's types and checked strictly (unknown keys rejected by
+ * the schemas' additionalProperties: false). Returns a deeply frozen object or throws a
+ * ConfigError naming every problem with the env variable that sets it.
+ */
+export function loadConfig<S extends TSchema>(
+  schema: S,
+  options: {
+    env?: NodeJS.ProcessEnv;
+    mapping: EnvMapping;
+    file?: Record<string, unknown>;
+    overrides?: Record<string, unknown>;
+  },
+): Static<S> {
+  const input: Record<string, unknown> = structuredClone(options.file ?? {});
+  const env = options.env ?? {};
+  for (const [path, variable] of Object.entries(options.mapping)) {
+    const raw = env[variable];
+    if (raw !== undefined && raw !== '') setPath(input, path, envValue(raw));
+  }
+  for (const [path, value] of Object.entries(options.overrides ?? {})) setPath(input, path, value);
+  const withDefaults = Value.Default(schema, input);
+  const converted = Value.Convert(schema, withDefaults);
+  const errors = [...Value.Errors(schema, converted)];
+  if (errors.length > 0) {
+    const byVariable = new Map(Object.entries(options.mapping).map(([path, variable]) => [path, variable]));
+    const problems = errors.map((error) => {
+      const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const variable = byVariable.get(path);
+      const where = variable ? `${path} (${variable})` : path || '(root)';
+      return `${where}: ${error.message}`;
+    });
+    throw new ConfigError([...new Set(problems)]);
+  }
+  return deepFreeze(converted as Static<S>);
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+
+/**
+ * One registry per app instance (not prom-client's global one) so that several apps in one
+ * process, as in tests, keep separate counters.
+ */
+export function installMetrics(
+  app: FastifyInstance,
+  options: { prefix: string; defaultMetrics: boolean },
+): Registry {
+  const registry = new Registry();
+  if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: `${options.prefix}_` });
+  const requests = new Counter({
+    name: `${options.prefix}_http_requests_total`,
+    help: 'HTTP requests answered, by route pattern, method and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: `${options.prefix}_http_request_duration_seconds`,
+    help: 'Time from request received to response sent, by route pattern, method and status code',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // Route patterns, never raw URLs, keep label cardinality bounded.
+    const route = request.routeOptions.url ?? 'unmatched';
+    const labels = { method: request.method, route, status: String(reply.statusCode) };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+  return registry;
+}

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { type ErrorHandling, installErrorHandler } from './error-handler.ts';
+import { installHealth } from './health.ts';
+import { type LogConfig, loggerOptions } from './logger.ts';
+import { installMetrics } from './metrics.ts';
+import { installOpenApi, type OpenApiInfo } from './openapi.ts';
+
+export interface ServerOptions {
+  readonly service: string;
+  readonly log: LogConfig;
+  readonly bodyLimitBytes: number;
+  readonly openapi: OpenApiInfo;
+  readonly errors: ErrorHandling;
+  readonly ready: () => Promise<void>;
+  /** Set false in tests that build many apps: process-level default metrics are costly. */
+  readonly defaultMetrics?: boolean;
+  /** A logger stream, for tests that assert on log output. */
+  readonly logStream?: NodeJS.WritableStream;
+  readonly fastify?: Partial<FastifyServerOptions>;
+}
+
+export type App = FastifyInstance;
+
+/**
+ * The Fastify instance both services start from: TypeBox validation, request ids (honouring
+ * an incoming X-Request-Id), redacted pino logs, metrics, health, OpenAPI and docs, and one
+ * error handler. Routes are registered by the service after this returns.
+ */
+export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
+  const logger = options.logStream
+    ? { ...loggerOptions(options.log, options.service), stream: options.logStream }
+    : loggerOptions(options.log, options.service);
+  const app = Fastify({
+    logger,
+    bodyLimit: options.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    },
+    ...options.fastify,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandler(app, options.errors);
+  await installOpenApi(app, options.openapi);
+  installMetrics(app, { prefix: options.service, defaultMetrics: options.defaultMetrics ?? true });
+  installHealth(app, options.ready);
+  return app as unknown as FastifyInstance;
+}
