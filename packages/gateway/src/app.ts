@@ -1,11 +1,14 @@
 import { createRedis, type Database, migrateToLatest, openDatabase, type Redis } from '@app/db';
 import { type App, createServer } from '@app/http-kit';
 import { createAccess } from './access/index.ts';
+import { chatRoutes } from './chat/index.ts';
 import type { GatewayConfig } from './config.ts';
 import { gatewayMigrations } from './db/migrations.ts';
 import type { GatewayDatabase } from './db/schema.ts';
 import { renderGatewayError } from './error-format.ts';
 import { gatewayErrorFromFramework } from './errors.ts';
+import { createRouting } from './routing/index.ts';
+import { createUpstream } from './upstream/index.ts';
 
 export interface BuildOptions {
   /** An already-open database (tests share one between app instances); otherwise config.databaseUrl. */
@@ -52,8 +55,23 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     redis,
     log: app.log,
   });
+  const routing = await createRouting({
+    config: config.routing,
+    redis,
+    ledger: access.ledger,
+    access: access.control,
+    simulatorUrl: options.simulatorUrl,
+    log: app.log,
+  });
+  const upstream = await createUpstream({ config: config.upstream, log: app.log });
   await app.register(access.routes);
+  await app.register(routing.routes);
+  await app.register(
+    chatRoutes({ access: access.control, ledger: access.ledger, router: routing.router, upstream }),
+  );
   app.addHook('onClose', async () => {
+    await upstream.close();
+    await routing.close();
     await access.close();
     if (!options.redis) redis?.disconnect();
     if (!options.database) await database.close();
