@@ -24,7 +24,7 @@ function classify(error: FastifyError): { kind: FrameworkErrorKind; message: str
   if (status === 413) return { kind: 'body_too_large', message: 'Request body is larger than the limit.' };
   if (status === 415) return { kind: 'unsupported_media_type', message: error.message };
   if (status === 404) return { kind: 'not_found', message: error.message };
-  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+  if (error instanceof SyntaxError || (status === 400 && error.code?.startsWith('FST_ERR_CTP_'))) {
     return { kind: 'malformed_body', message: `Request body could not be parsed: ${error.message}` };
   }
   if (status >= 400 && status < 500) return { kind: 'bad_request', message: error.message };

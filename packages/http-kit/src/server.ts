@@ -47,9 +47,24 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  drainKeepAliveOnClose(app);
   installErrorHandler(app, options.errors);
   await installOpenApi(app, options.openapi);
   installMetrics(app, { prefix: options.service, defaultMetrics: options.defaultMetrics ?? true });
   installHealth(app, options.ready);
   return app as unknown as FastifyInstance;
+}
+
+/**
+ * server.close() closes the keep-alive connections that are idle at that moment only; a
+ * connection whose request is still running (a long stream) would otherwise stay open after
+ * its response until the keep-alive timeout and hold the process. Sweep idle ones until done.
+ */
+function drainKeepAliveOnClose(app: FastifyInstance): void {
+  app.addHook('preClose', async () => {
+    const server = app.server;
+    const sweep = setInterval(() => server.closeIdleConnections(), 25);
+    sweep.unref();
+    server.once('close', () => clearInterval(sweep));
+  });
 }
