@@ -1,10 +1,71 @@
 import type { EnvMapping } from '@app/http-kit';
 import { type Static, Type } from 'typebox';
 
+const DURATION = '^[1-9][0-9]*(s|m|h|d)$';
+
+const CidrList = (description: string) =>
+  Type.Array(Type.String({ minLength: 1 }), {
+    default: [],
+    description: `${description} IPv4/IPv6 CIDRs or single addresses; entries may also be comma-separated.`,
+  });
+
 /** Configuration of the access area (section `access` of the gateway config). */
-export const AccessConfigSchema = Type.Object({}, { additionalProperties: false, default: {} });
+export const AccessConfigSchema = Type.Object(
+  {
+    tokenTtl: Type.String({
+      pattern: DURATION,
+      default: '7d',
+      description: 'Default lifetime of a new personal access token (e.g. 30m, 12h, 7d).',
+    }),
+    tokenMaxTtl: Type.String({
+      pattern: DURATION,
+      default: '30d',
+      description: 'Longest lifetime a token may be issued with.',
+    }),
+    signingKeyPath: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'JSON key set used to sign tokens (must exist). Unset: <dataDir>/signing-keys.json, generated on first start.',
+      }),
+    ),
+    ipAllow: CidrList('Global IP allowlist; empty allows every address.'),
+    trustedProxies: CidrList('Peers whose X-Forwarded-For is believed.'),
+    demoSeed: Type.Boolean({
+      default: true,
+      description: 'On the embedded SQLite database with no users, create a demo account at start-up.',
+    }),
+    revocationCacheMs: Type.Integer({
+      minimum: 0,
+      maximum: 1000,
+      default: 1000,
+      description: 'How long a token/membership check is cached; bounds revocation latency.',
+    }),
+    lastUsedIntervalMs: Type.Integer({
+      minimum: 0,
+      default: 60_000,
+      description: 'A token’s last_used_at is written at most this often.',
+    }),
+    reservationTimeout: Type.String({
+      pattern: DURATION,
+      default: '1h',
+      description: 'Open reservations older than this (a crashed instance) are released by a sweep.',
+    }),
+  },
+  { additionalProperties: false, default: {} },
+);
 
 export type AccessConfig = Static<typeof AccessConfigSchema>;
 
 /** Config path inside this section -> environment variable. */
-export const ACCESS_ENV: EnvMapping = {};
+export const ACCESS_ENV: EnvMapping = {
+  tokenTtl: 'GATEWAY_TOKEN_TTL',
+  tokenMaxTtl: 'GATEWAY_TOKEN_MAX_TTL',
+  signingKeyPath: 'GATEWAY_SIGNING_KEY_PATH',
+  ipAllow: 'GATEWAY_IP_ALLOW',
+  trustedProxies: 'GATEWAY_TRUSTED_PROXIES',
+  demoSeed: 'GATEWAY_DEMO_SEED',
+  revocationCacheMs: 'GATEWAY_REVOCATION_CACHE_MS',
+  lastUsedIntervalMs: 'GATEWAY_LAST_USED_INTERVAL_MS',
+  reservationTimeout: 'GATEWAY_RESERVATION_TIMEOUT',
+};

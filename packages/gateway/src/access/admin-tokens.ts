@@ -1,0 +1,198 @@
+import { sql } from 'kysely';
+import { type Db, findProject, findUser, nowIso } from './admin.ts';
+import { AccessAdminError } from './admin-errors.ts';
+import { parseDuration } from './duration.ts';
+import type { SigningKeys } from './keys.ts';
+import { signToken } from './tokens.ts';
+
+/** Lifetimes from the access config: the default and the cap. */
+export interface TokenPolicy {
+  readonly defaultTtl: string;
+  readonly maxTtl: string;
+}
+
+export interface IssuedToken {
+  /** The complete token: shown once, never stored. */
+  readonly token: string;
+  readonly jti: string;
+  readonly userId: number;
+  readonly projectId: number;
+  readonly expiresAt: Date;
+}
+
+function lifetimeMs(ttl: string | undefined, policy: TokenPolicy): number {
+  const maxMs = parseDuration(policy.maxTtl) ?? 0;
+  const ms = parseDuration(ttl ?? policy.defaultTtl);
+  if (ms === undefined)
+    throw new AccessAdminError(
+      'invalid_ttl',
+      `'${ttl}' is not a lifetime; use a number and s, m, h or d (e.g. 30m, 7d).`,
+    );
+  if (ms > maxMs)
+    throw new AccessAdminError(
+      'invalid_ttl',
+      `A token may live at most ${policy.maxTtl}; '${ttl}' is longer.`,
+    );
+  return Math.min(ms, maxMs);
+}
+
+/**
+ * Issues a personal access token: only to an approved member of a project that has an
+ * allocation. Only the `jti` is stored; the returned token is the one and only copy.
+ */
+export async function issueToken(
+  db: Db,
+  keys: SigningKeys,
+  policy: TokenPolicy,
+  input: { email: string; slug: string; ttl?: string; description?: string },
+): Promise<IssuedToken> {
+  const ms = lifetimeMs(input.ttl, policy);
+  const [user, project] = [await findUser(db, input.email), await findProject(db, input.slug)];
+  const membership = await db
+    .selectFrom('memberships')
+    .select('status')
+    .where('project_id', '=', project.id)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (membership?.status !== 'approved')
+    throw new AccessAdminError(
+      'membership_not_approved',
+      `${user.email} is not an approved member of '${project.slug}' (${membership?.status ?? 'no membership'}); a project admin must approve the membership first.`,
+    );
+  const allocation = await db
+    .selectFrom('allocations')
+    .select('provider')
+    .where('project_id', '=', project.id)
+    .where('allocated_micros', '>', 0)
+    .executeTakeFirst();
+  if (!allocation)
+    throw new AccessAdminError(
+      'no_allocation',
+      `Project '${project.slug}' has no gateway allocation; set one first: allocations set ${project.slug} <provider> <usd>`,
+    );
+  // Whole seconds, as in the JWT, so the stored expiry and the token's `exp` agree exactly.
+  const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const expiresAt = new Date(issuedAt.getTime() + ms);
+  const { token, jti } = await signToken(keys, {
+    userId: user.id,
+    projectSlug: project.slug,
+    issuedAt,
+    expiresAt,
+  });
+  await db
+    .insertInto('access_tokens')
+    .values({
+      jti,
+      user_id: user.id,
+      project_id: project.id,
+      description: input.description?.trim() ?? '',
+      created_at: issuedAt.toISOString(),
+      expires_at: expiresAt.toISOString(),
+    })
+    .execute();
+  return { token, jti, userId: user.id, projectId: project.id, expiresAt };
+}
+
+export interface TokenInfo {
+  readonly jti: string;
+  readonly projectSlug: string;
+  readonly description: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly lastUsedAt: string | null;
+  readonly revokedAt: string | null;
+  readonly state: 'active' | 'expired' | 'revoked';
+}
+
+export async function listTokens(db: Db, email: string): Promise<TokenInfo[]> {
+  const user = await findUser(db, email);
+  const rows = await db
+    .selectFrom('access_tokens')
+    .innerJoin('projects', 'projects.id', 'access_tokens.project_id')
+    .select([
+      'jti',
+      'projects.slug',
+      'description',
+      'access_tokens.created_at',
+      'expires_at',
+      'last_used_at',
+      'revoked_at',
+    ])
+    .where('user_id', '=', user.id)
+    .orderBy('access_tokens.created_at', 'desc')
+    .execute();
+  const now = nowIso();
+  return rows.map((row) => ({
+    jti: row.jti,
+    projectSlug: row.slug,
+    description: row.description,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+    state: row.revoked_at ? 'revoked' : row.expires_at <= now ? 'expired' : 'active',
+  }));
+}
+
+/** Revokes a token by `jti`; idempotent. Takes effect within the revocation cache time. */
+export async function revokeToken(db: Db, jti: string): Promise<{ jti: string; revokedAt: string }> {
+  const row = await db
+    .selectFrom('access_tokens')
+    .select('revoked_at')
+    .where('jti', '=', jti)
+    .executeTakeFirst();
+  if (!row)
+    throw new AccessAdminError(
+      'unknown_token',
+      `No token with id '${jti}'. List tokens with: tokens list --email E`,
+    );
+  if (row.revoked_at) return { jti, revokedAt: row.revoked_at };
+  const revokedAt = nowIso();
+  await db.updateTable('access_tokens').set({ revoked_at: revokedAt }).where('jti', '=', jti).execute();
+  return { jti, revokedAt };
+}
+
+export interface BucketUsage {
+  readonly provider: string;
+  readonly allocatedMicros: number;
+  readonly spentMicros: number;
+  readonly reservedMicros: number;
+  readonly requests: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+}
+
+/** Per provider bucket of a project: the allocation counters and ledger totals. */
+export async function projectUsage(db: Db, slug: string): Promise<BucketUsage[]> {
+  const project = await findProject(db, slug);
+  const buckets = await db
+    .selectFrom('allocations')
+    .selectAll()
+    .where('project_id', '=', project.id)
+    .execute();
+  const totals = await db
+    .selectFrom('usage')
+    .select([
+      'provider',
+      sql<number>`count(*)`.as('requests'),
+      sql<number>`coalesce(sum(prompt_tokens), 0)`.as('prompt'),
+      sql<number>`coalesce(sum(completion_tokens), 0)`.as('completion'),
+    ])
+    .where('project_id', '=', project.id)
+    .groupBy('provider')
+    .execute();
+  return buckets
+    .map((bucket) => {
+      const total = totals.find((t) => t.provider === bucket.provider);
+      return {
+        provider: bucket.provider,
+        allocatedMicros: bucket.allocated_micros,
+        spentMicros: bucket.spent_micros,
+        reservedMicros: bucket.reserved_micros,
+        requests: Number(total?.requests ?? 0),
+        promptTokens: Number(total?.prompt ?? 0),
+        completionTokens: Number(total?.completion ?? 0),
+      };
+    })
+    .sort((a, b) => a.provider.localeCompare(b.provider));
+}

@@ -1,0 +1,226 @@
+/**
+ * Administrative operations on accounts, projects, memberships and allocations. The
+ * gatewayctl CLI, the demo seed, the test helpers and (later) the dashboard all call these,
+ * so every rule (who may get a token, what a valid CIDR is) lives in one place.
+ */
+import type { Kysely } from 'kysely';
+import { isProviderId, PROVIDERS, type ProviderId } from '../contracts.ts';
+import type { GatewayDatabase, MembershipStatus } from '../db/schema.ts';
+import { AccessAdminError } from './admin-errors.ts';
+import { parseRanges } from './ip.ts';
+
+export { AccessAdminError, type AdminErrorCode } from './admin-errors.ts';
+export { issueToken, listTokens, projectUsage, revokeToken, type TokenPolicy } from './admin-tokens.ts';
+
+export type Db = Kysely<GatewayDatabase>;
+
+export interface User {
+  readonly id: number;
+  readonly email: string;
+  readonly isAdmin: boolean;
+}
+export interface Project {
+  readonly id: number;
+  readonly slug: string;
+  readonly ipAllow: readonly string[];
+}
+export interface Membership {
+  readonly projectSlug: string;
+  readonly email: string;
+  readonly status: MembershipStatus;
+  readonly isAdmin: boolean;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+const MAX_USD = 1_000_000_000;
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+function normaliseEmail(email: string): string {
+  const normalised = email.trim().toLowerCase();
+  if (!EMAIL.test(normalised))
+    throw new AccessAdminError('invalid_email', `'${email}' is not an email address.`);
+  return normalised;
+}
+
+export async function addUser(db: Db, input: { email: string; admin?: boolean }): Promise<User> {
+  const email = normaliseEmail(input.email);
+  const existing = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (existing) throw new AccessAdminError('duplicate_user', `A user with email ${email} already exists.`);
+  const row = await db
+    .insertInto('users')
+    .values({ email, is_admin: input.admin ? 1 : 0, created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, email, isAdmin: input.admin === true };
+}
+
+export async function findUser(db: Db, email: string): Promise<User> {
+  const normalised = normaliseEmail(email);
+  const row = await db.selectFrom('users').selectAll().where('email', '=', normalised).executeTakeFirst();
+  if (!row)
+    throw new AccessAdminError(
+      'unknown_user',
+      `No user with email ${normalised}. Create it with: users add --email ${normalised}`,
+    );
+  return { id: row.id, email: row.email, isAdmin: row.is_admin === 1 };
+}
+
+/** Validates CIDRs and returns them one per entry (comma-separated input is split). */
+export function normaliseIpAllow(entries: readonly string[]): string[] {
+  const { ranges, invalid } = parseRanges(entries);
+  if (invalid.length > 0)
+    throw new AccessAdminError(
+      'invalid_cidr',
+      `Not an IPv4/IPv6 address or CIDR: ${invalid.join(', ')} (examples: 203.0.113.0/24, 2001:db8::/48).`,
+    );
+  return ranges.map((range) => range.text);
+}
+
+export async function addProject(
+  db: Db,
+  input: { slug: string; ipAllow?: readonly string[] },
+): Promise<Project> {
+  const slug = input.slug.trim();
+  if (!SLUG.test(slug))
+    throw new AccessAdminError(
+      'invalid_slug',
+      `'${input.slug}' is not a valid project slug (lower-case letters, digits and '-', at most 63).`,
+    );
+  const ipAllow = normaliseIpAllow(input.ipAllow ?? []);
+  const existing = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
+  if (existing) throw new AccessAdminError('duplicate_project', `Project '${slug}' already exists.`);
+  const row = await db
+    .insertInto('projects')
+    .values({ slug, ip_allow: JSON.stringify(ipAllow), created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, slug, ipAllow };
+}
+
+export async function findProject(db: Db, slug: string): Promise<Project> {
+  const row = await db.selectFrom('projects').selectAll().where('slug', '=', slug.trim()).executeTakeFirst();
+  if (!row)
+    throw new AccessAdminError(
+      'unknown_project',
+      `No project '${slug}'. Create it with: projects add ${slug}`,
+    );
+  return { id: row.id, slug: row.slug, ipAllow: JSON.parse(row.ip_allow) as string[] };
+}
+
+async function membershipRow(db: Db, project: Project, user: User) {
+  return db
+    .selectFrom('memberships')
+    .selectAll()
+    .where('project_id', '=', project.id)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+}
+
+async function setStatus(db: Db, project: Project, user: User, status: MembershipStatus, admin?: boolean) {
+  await db
+    .updateTable('memberships')
+    .set({ status, decided_at: nowIso(), ...(admin === undefined ? {} : { is_admin: admin ? 1 : 0 }) })
+    .where('project_id', '=', project.id)
+    .where('user_id', '=', user.id)
+    .execute();
+}
+
+/** A user asks to join a project: pending until an admin approves. Idempotent while pending. */
+export async function requestMembership(db: Db, input: { slug: string; email: string }): Promise<Membership> {
+  const [project, user] = [await findProject(db, input.slug), await findUser(db, input.email)];
+  const existing = await membershipRow(db, project, user);
+  if (existing?.status === 'approved')
+    throw new AccessAdminError(
+      'already_member',
+      `${user.email} is already an approved member of '${project.slug}'.`,
+    );
+  if (!existing)
+    await db
+      .insertInto('memberships')
+      .values({
+        project_id: project.id,
+        user_id: user.id,
+        status: 'pending',
+        is_admin: 0,
+        requested_at: nowIso(),
+      })
+      .execute();
+  else if (existing.status === 'revoked') await setStatus(db, project, user, 'pending');
+  return {
+    projectSlug: project.slug,
+    email: user.email,
+    status: 'pending',
+    isAdmin: existing?.is_admin === 1,
+  };
+}
+
+/** Approves a request (or re-approves a revoked member); `admin` makes them a project admin. */
+export async function approveMembership(
+  db: Db,
+  input: { slug: string; email: string; admin?: boolean },
+): Promise<Membership> {
+  const [project, user] = [await findProject(db, input.slug), await findUser(db, input.email)];
+  const existing = await membershipRow(db, project, user);
+  if (!existing)
+    throw new AccessAdminError(
+      'no_membership_request',
+      `${user.email} has not requested membership of '${project.slug}'. Run: members request ${project.slug} ${user.email}`,
+    );
+  await setStatus(db, project, user, 'approved', input.admin);
+  const isAdmin = input.admin ?? existing.is_admin === 1;
+  return { projectSlug: project.slug, email: user.email, status: 'approved', isAdmin };
+}
+
+/** Revokes a membership; the member's tokens stop working within the revocation cache time. */
+export async function revokeMembership(db: Db, input: { slug: string; email: string }): Promise<Membership> {
+  const [project, user] = [await findProject(db, input.slug), await findUser(db, input.email)];
+  const existing = await membershipRow(db, project, user);
+  if (!existing)
+    throw new AccessAdminError('not_member', `${user.email} is not a member of '${project.slug}'.`);
+  await setStatus(db, project, user, 'revoked');
+  return {
+    projectSlug: project.slug,
+    email: user.email,
+    status: 'revoked',
+    isAdmin: existing.is_admin === 1,
+  };
+}
+
+export function usdToMicros(usd: number): number {
+  if (!Number.isFinite(usd) || usd < 0 || usd > MAX_USD)
+    throw new AccessAdminError(
+      'invalid_amount',
+      `'${usd}' is not an amount in US dollars between 0 and ${MAX_USD}.`,
+    );
+  return Math.round(usd * 1_000_000);
+}
+
+/** Sets (not adds to) the allocation of one provider bucket; what was spent stays spent. */
+export async function setAllocation(
+  db: Db,
+  input: { slug: string; provider: string; usd: number },
+): Promise<{ provider: ProviderId; allocatedMicros: number }> {
+  const project = await findProject(db, input.slug);
+  const provider = input.provider;
+  if (!isProviderId(provider))
+    throw new AccessAdminError(
+      'invalid_provider',
+      `Unknown provider '${provider}'. Providers: ${PROVIDERS.join(', ')}.`,
+    );
+  const allocatedMicros = usdToMicros(input.usd);
+  const updatedAt = nowIso();
+  await db
+    .insertInto('allocations')
+    .values({ project_id: project.id, provider, allocated_micros: allocatedMicros, updated_at: updatedAt })
+    .onConflict((oc) =>
+      oc
+        .columns(['project_id', 'provider'])
+        .doUpdateSet({ allocated_micros: allocatedMicros, updated_at: updatedAt }),
+    )
+    .execute();
+  return { provider, allocatedMicros };
+}
