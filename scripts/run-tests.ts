@@ -21,7 +21,7 @@ function findTests(dir: string, out: string[]): string[] {
 
 const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
-const files = findTests(join(root, 'packages'), []).filter(
+const files = [...findTests(join(root, 'packages'), []), ...findTests(join(root, 'scripts'), [])].filter(
   (file) => filters.length === 0 || filters.some((filter) => file.includes(filter)),
 );
 if (files.length === 0) {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Migration, sql } from 'kysely';
+import { type Generated, type Migration, sql } from 'kysely';
 import { migrateToLatest } from './migrate.ts';
 import { idColumn } from './portable.ts';
 import { isolatedDatabase, testEngines } from './testing.ts';
 
 interface TestDb {
-  widget: { id: number; name: string; active: number; price_micros: number; created_at: string };
+  widget: { id: Generated<number>; name: string; active: number; price_micros: number; created_at: string };
 }
 
 const migrations: Record<string, Migration> = {
