@@ -64,7 +64,7 @@ describe('npm start (both services on the embedded defaults)', () => {
     });
 
     it(`${service}: /openapi.json is a valid OpenAPI 3.1 document`, async () => {
-      const document = await (await fetch(`${urls[service]}/openapi.json`)).json();
+      const document = (await (await fetch(`${urls[service]}/openapi.json`)).json()) as { openapi: string };
       assert.equal(document.openapi, '3.1.0');
       const result = await new Validator().validate(document);
       assert.equal(result.valid, true, JSON.stringify(result.errors));
