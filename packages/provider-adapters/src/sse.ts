@@ -1,0 +1,66 @@
+/**
+ * An incremental Server-Sent Events decoder (WHATWG rules: `\n`, `\r\n` or `\r` line ends,
+ * multi-line `data`, comments ignored). Bytes may be split anywhere, even inside a UTF-8
+ * character or a line end, because the network splits them anywhere.
+ */
+export interface SseEvent {
+  readonly event: string | undefined;
+  readonly data: string;
+}
+
+export class SseDecoder {
+  readonly #decoder = new TextDecoder('utf-8');
+  #buffer = '';
+  #event: string | undefined;
+  #data: string[] = [];
+  /** A `\r` ended the previous push; a `\n` starting the next one belongs to it. */
+  #pendingCr = false;
+
+  push(bytes: Uint8Array): SseEvent[] {
+    return this.#consume(this.#decoder.decode(bytes, { stream: true }));
+  }
+
+  /** The stream ended: an event without its blank line is dispatched (servers often omit it). */
+  end(): SseEvent[] {
+    const events = this.#consume(`${this.#decoder.decode()}\n\n`);
+    this.#buffer = '';
+    return events;
+  }
+
+  #consume(text: string): SseEvent[] {
+    let input = text;
+    if (this.#pendingCr && input.startsWith('\n')) input = input.slice(1);
+    this.#pendingCr = false;
+    this.#buffer += input;
+    const events: SseEvent[] = [];
+    let start = 0;
+    for (let i = 0; i < this.#buffer.length; i++) {
+      const char = this.#buffer.charCodeAt(i);
+      if (char !== 10 && char !== 13) continue;
+      this.#line(this.#buffer.slice(start, i), events);
+      if (char === 13) {
+        if (i + 1 === this.#buffer.length) this.#pendingCr = true;
+        else if (this.#buffer.charCodeAt(i + 1) === 10) i++;
+      }
+      start = i + 1;
+    }
+    this.#buffer = this.#buffer.slice(start);
+    return events;
+  }
+
+  #line(line: string, events: SseEvent[]): void {
+    if (line === '') {
+      if (this.#data.length > 0) events.push({ event: this.#event, data: this.#data.join('\n') });
+      this.#data = [];
+      this.#event = undefined;
+      return;
+    }
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') this.#data.push(value);
+    else if (field === 'event') this.#event = value;
+  }
+}
