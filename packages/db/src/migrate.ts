@@ -1,4 +1,5 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { engineOf } from './portable.ts';
 
 /** Migrations declared in code (a record keyed by sortable names), so no directory scanning. */
 export class RecordMigrationProvider implements MigrationProvider {
@@ -21,9 +22,17 @@ export async function migrateToLatest<DB>(
   migrations: Record<string, Migration>,
   options: { table?: string } = {},
 ): Promise<MigrationOutcome> {
+  // Kysely looks for its bookkeeping tables in every schema unless told which one, so on a
+  // PostgreSQL server with other schemas (parallel tests, other services) it would find theirs
+  // and never create its own. Pin it to the connection's current schema.
+  const schema =
+    engineOf(db as Kysely<unknown>) === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db,
     provider: new RecordMigrationProvider(migrations),
+    ...(schema ? { migrationTableSchema: schema } : {}),
     migrationTableName: options.table ?? 'kysely_migration',
     migrationLockTableName: `${options.table ?? 'kysely_migration'}_lock`,
   });
