@@ -2,7 +2,12 @@ import type { Database, Redis } from '@app/db';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AccessControl, Ledger } from '../contracts.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
+import { accountRoutes } from './account-route.ts';
 import type { AccessConfig } from './config.ts';
+import { createAccessControl } from './control.ts';
+import { parseDuration } from './duration.ts';
+import { loadSigningKeys, signingKeyLocation } from './keys.ts';
+import { createLedger } from './ledger.ts';
 
 export interface AccessDeps {
   readonly config: AccessConfig;
@@ -20,15 +25,34 @@ export interface Access {
   close(): Promise<void>;
 }
 
-// PLACEHOLDER (access-layer issue replaces this file's body): refuses every call.
-export async function createAccess(_deps: AccessDeps): Promise<Access> {
-  const refuse = async (): Promise<never> => {
-    throw new Error('access layer not built yet');
-  };
+const SWEEP_EVERY_MS = 5 * 60_000;
+
+/**
+ * The access area: token and IP checks for every /v1 call, the budget ledger, GET /v1/account.
+ * Redis is not needed: revocation reaches every instance through the shared database within
+ * `revocationCacheMs` (see docs/gateway/access.md).
+ */
+export async function createAccess(deps: AccessDeps): Promise<Access> {
+  const keys = await loadSigningKeys(signingKeyLocation(deps.dataDir, deps.config.signingKeyPath));
+  const db = deps.database.db;
+  const control = createAccessControl({ db, keys, config: deps.config, log: deps.log });
+  const ledger = createLedger({ db, log: deps.log });
+  const staleAfterMs = parseDuration(deps.config.reservationTimeout) ?? 3_600_000;
+  const sweep = () =>
+    ledger.sweepStale(staleAfterMs).catch((error: unknown) => {
+      deps.log.warn({ err: error }, 'stale reservation sweep failed');
+      return 0;
+    });
+  await sweep();
+  const timer = setInterval(sweep, Math.min(staleAfterMs, SWEEP_EVERY_MS));
+  timer.unref();
   return {
-    control: { authenticate: refuse },
-    ledger: { reserve: refuse, settle: refuse, release: refuse, balances: refuse },
-    routes: async () => {},
-    close: async () => {},
+    control,
+    ledger,
+    routes: accountRoutes({ control, ledger }),
+    close: async () => {
+      clearInterval(timer);
+      await control.close();
+    },
   };
 }

@@ -56,7 +56,8 @@ export interface AccessTokensTable {
   revoked_at: string | null;
 }
 
-export type UsageStatus = 'reserved' | 'ok' | 'error' | 'aborted' | 'released';
+/** `reserved` while the request runs; then its outcome (a release is `error` with cost 0). */
+export type UsageStatus = 'reserved' | 'ok' | 'error' | 'aborted';
 
 /** The usage ledger: one row per request that reserved budget. */
 export interface UsageTable {
@@ -66,11 +67,11 @@ export interface UsageTable {
   project_id: number;
   provider: string;
   model: string | null;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cached_tokens: number;
+  prompt_tokens: Generated<number>;
+  completion_tokens: Generated<number>;
+  cached_tokens: Generated<number>;
   reserved_micros: number;
-  cost_micros: number;
+  cost_micros: Generated<number>;
   status: UsageStatus;
   reason: string | null;
   created_at: string;

@@ -1,0 +1,130 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AccessControl, Principal } from '../contracts.ts';
+import type { GatewayDatabase } from '../db/schema.ts';
+import { gatewayErrors } from '../errors.ts';
+import type { AccessConfig } from './config.ts';
+import { clientAddress, type IpRange, inRanges, parseRanges } from './ip.ts';
+import { ipNotAllowed } from './ip-errors.ts';
+import type { SigningKeys } from './keys.ts';
+import { createTokenStateCache, type TokenState } from './token-state.ts';
+import { type TokenClaims, verifyToken } from './tokens.ts';
+
+export interface ControlDeps {
+  readonly db: Kysely<GatewayDatabase>;
+  readonly keys: SigningKeys;
+  readonly config: AccessConfig;
+  readonly log: FastifyBaseLogger;
+}
+
+const VERIFIED_MAX = 10_000;
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+function ranges(entries: readonly string[], name: string): IpRange[] {
+  const parsed = parseRanges(entries);
+  if (parsed.invalid.length > 0)
+    throw new Error(`access.${name}: not an IPv4/IPv6 address or CIDR: ${parsed.invalid.join(', ')}`);
+  return parsed.ranges;
+}
+
+function invalid(reason: string) {
+  return gatewayErrors.create('gateway_invalid_token', { reason });
+}
+
+/** Why a token that verified cryptographically is still refused, or undefined when it is fine. */
+function refusal(claims: TokenClaims, state: TokenState | undefined): string | undefined {
+  if (!state) return 'unknown token';
+  if (state.revoked) return 'the token was revoked';
+  if (state.membership !== 'approved')
+    return `your membership of project '${state.projectSlug}' is not approved`;
+  if (claims.sub !== String(state.userId) || claims.project !== state.projectSlug)
+    return 'claims do not match';
+  return undefined;
+}
+
+/**
+ * `authenticate` for every /v1 call: global IP allowlist, bearer token (signature, expiry),
+ * then revocation, membership and project allowlist from a <= 1 s cache.
+ */
+export function createAccessControl(deps: ControlDeps): AccessControl & { close(): Promise<void> } {
+  const globalRanges = ranges(deps.config.ipAllow, 'ipAllow');
+  const trusted = ranges(deps.config.trustedProxies, 'trustedProxies');
+  const tokenState = createTokenStateCache(deps.db, deps.config.revocationCacheMs);
+  // A token string that verified once verifies again: caching skips the signature check on the
+  // hot path. Expiry is still checked per request from the cached claims.
+  const verified = new Map<string, TokenClaims>();
+  const lastUsedWrites = new Map<string, number>();
+  const pendingWrites = new Set<Promise<void>>();
+
+  async function claimsOf(token: string): Promise<TokenClaims> {
+    let claims = verified.get(token);
+    if (!claims) {
+      const result = await verifyToken(deps.keys, token);
+      if (result.ok) claims = result.claims;
+      else if (result.expiredAt)
+        throw gatewayErrors.create('gateway_token_expired', { expiredAt: result.expiredAt.toISOString() });
+      else throw invalid(result.reason);
+      if (verified.size >= VERIFIED_MAX) verified.clear();
+      verified.set(token, claims);
+    }
+    if (claims.exp * 1000 <= Date.now()) {
+      verified.delete(token);
+      throw gatewayErrors.create('gateway_token_expired', {
+        expiredAt: new Date(claims.exp * 1000).toISOString(),
+      });
+    }
+    return claims;
+  }
+
+  /** last_used_at at most once per interval per token, off the request path. */
+  function touch(jti: string): void {
+    const now = Date.now();
+    const last = lastUsedWrites.get(jti);
+    if (last !== undefined && now - last < deps.config.lastUsedIntervalMs) return;
+    if (lastUsedWrites.size >= VERIFIED_MAX) lastUsedWrites.clear();
+    lastUsedWrites.set(jti, now);
+    const write = deps.db
+      .updateTable('access_tokens')
+      .set({ last_used_at: new Date(now).toISOString() })
+      .where('jti', '=', jti)
+      .execute()
+      .then(
+        () => {},
+        (error: unknown) => deps.log.warn({ err: error }, 'could not record token last use'),
+      )
+      .finally(() => pendingWrites.delete(write));
+    pendingWrites.add(write);
+  }
+
+  async function authenticate(request: FastifyRequest): Promise<Principal> {
+    const seen = clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trusted);
+    if (globalRanges.length > 0 && !(seen.address && inRanges(seen.address, globalRanges)))
+      throw ipNotAllowed(seen);
+    const header = request.headers.authorization;
+    if (header === undefined || header.trim() === '') throw gatewayErrors.create('missing_token', {});
+    const token = BEARER.exec(header)?.[1];
+    if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
+    const claims = await claimsOf(token);
+    const state = await tokenState(claims.jti);
+    const refused = refusal(claims, state);
+    if (refused !== undefined || !state) throw invalid(refused ?? 'unknown token');
+    if (state.projectRanges.length > 0 && !(seen.address && inRanges(seen.address, state.projectRanges)))
+      throw ipNotAllowed(seen, state.projectSlug);
+    touch(claims.jti);
+    return {
+      userId: state.userId,
+      email: state.email,
+      projectId: state.projectId,
+      projectSlug: state.projectSlug,
+      tokenId: claims.jti,
+      tokenExpiresAt: new Date(claims.exp * 1000),
+    };
+  }
+
+  return {
+    authenticate,
+    close: async () => {
+      await Promise.all(pendingWrites);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import type { GatewayDatabase, MembershipStatus } from '../db/schema.ts';
+import { type IpRange, parseRanges } from './ip.ts';
+
+/** What the database says about a token now: revocation, membership, project allowlist. */
+export interface TokenState {
+  readonly userId: number;
+  readonly email: string;
+  readonly projectId: number;
+  readonly projectSlug: string;
+  readonly revoked: boolean;
+  readonly membership: MembershipStatus | undefined;
+  readonly projectRanges: readonly IpRange[];
+}
+
+const MAX_ENTRIES = 10_000;
+
+/**
+ * A per-instance cache of token state with a short TTL. The database is the one source of
+ * truth shared by every instance, so a revocation is seen everywhere once the entry ages out:
+ * the TTL (at most 1 s) is the revocation latency, with no cross-instance messaging needed.
+ * Concurrent misses for one token share a single query.
+ */
+export function createTokenStateCache(db: Kysely<GatewayDatabase>, ttlMs: number) {
+  const entries = new Map<string, { state: TokenState | undefined; until: number }>();
+  const inflight = new Map<string, Promise<TokenState | undefined>>();
+
+  async function load(jti: string): Promise<TokenState | undefined> {
+    const row = await db
+      .selectFrom('access_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .innerJoin('projects as p', 'p.id', 't.project_id')
+      .leftJoin('memberships as m', (join) =>
+        join.onRef('m.project_id', '=', 't.project_id').onRef('m.user_id', '=', 't.user_id'),
+      )
+      .select(['t.user_id', 't.project_id', 't.revoked_at', 'u.email', 'p.slug', 'p.ip_allow', 'm.status'])
+      .where('t.jti', '=', jti)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      userId: row.user_id,
+      email: row.email,
+      projectId: row.project_id,
+      projectSlug: row.slug,
+      revoked: row.revoked_at !== null,
+      membership: row.status ?? undefined,
+      projectRanges: parseRanges(JSON.parse(row.ip_allow) as string[]).ranges,
+    };
+  }
+
+  return async function tokenState(jti: string): Promise<TokenState | undefined> {
+    const now = Date.now();
+    const cached = entries.get(jti);
+    if (cached && cached.until > now) return cached.state;
+    const pending = inflight.get(jti);
+    if (pending) return pending;
+    // The entry ages from when the query started, so the answer is never older than the TTL.
+    const loading = load(jti)
+      .then((state) => {
+        if (entries.size >= MAX_ENTRIES) entries.clear();
+        if (ttlMs > 0) entries.set(jti, { state, until: now + ttlMs });
+        return state;
+      })
+      .finally(() => inflight.delete(jti));
+    inflight.set(jti, loading);
+    return loading;
+  };
+}
