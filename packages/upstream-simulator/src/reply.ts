@@ -1,0 +1,177 @@
+/**
+ * Deterministic replies: the same request always gets the same text, tool call and token
+ * counts, so tests can assert exact values and benchmarks compare like with like.
+ */
+import { createHash } from 'node:crypto';
+
+const WORDS = [
+  'simulated',
+  'answer',
+  'gateway',
+  'token',
+  'stream',
+  'model',
+  'reply',
+  'upstream',
+  'request',
+  'usage',
+  'latency',
+  'provider',
+  'route',
+  'ledger',
+  'budget',
+  'effort',
+  'tier',
+  'cache',
+] as const;
+
+/** Reasoning tokens a real model would spend per effort; counted in completion tokens. */
+const REASONING_TOKENS: Readonly<Record<string, number>> = {
+  minimal: 4,
+  low: 8,
+  medium: 16,
+  high: 32,
+  xhigh: 48,
+  max: 64,
+};
+
+export interface SimRequest {
+  readonly model: string;
+  readonly messages: ReadonlyArray<{ role?: unknown; content?: unknown }>;
+  readonly tools?: ReadonlyArray<{ function?: { name?: unknown; parameters?: unknown } }>;
+  readonly tool_choice?: unknown;
+  readonly max_tokens?: unknown;
+  readonly max_completion_tokens?: unknown;
+  readonly reasoning_effort?: unknown;
+}
+
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+}
+
+export interface Reply {
+  readonly id: string;
+  /** Content pieces, one per streamed chunk; empty for a tool call. */
+  readonly tokens: readonly string[];
+  readonly toolCall: ToolCall | undefined;
+  readonly finishReason: 'stop' | 'length' | 'tool_calls';
+  readonly usage: {
+    readonly prompt_tokens: number;
+    readonly completion_tokens: number;
+    readonly total_tokens: number;
+    readonly prompt_tokens_details: { readonly cached_tokens: number };
+    readonly completion_tokens_details: { readonly reasoning_tokens: number };
+  };
+}
+
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: unknown) =>
+      typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
+        ? (part as { text: string }).text
+        : '',
+    )
+    .join(' ');
+}
+
+/** About four characters per token, plus a few per message for the chat template. */
+export function promptTokens(request: SimRequest): number {
+  let chars = 0;
+  for (const message of request.messages) chars += contentText(message.content).length;
+  if (request.tools) chars += JSON.stringify(request.tools).length;
+  return Math.ceil(chars / 4) + 3 * request.messages.length;
+}
+
+function limit(request: SimRequest): number | undefined {
+  const value = request.max_completion_tokens ?? request.max_tokens;
+  return typeof value === 'number' && value >= 0 ? value : undefined;
+}
+
+function lastUserText(request: SimRequest): string {
+  const last = [...request.messages].reverse().find((message) => message.role === 'user');
+  return contentText(last?.content).trim();
+}
+
+export function buildReply(request: SimRequest, replyTokens: number): Reply {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([request.model, request.messages]))
+    .digest();
+  const id = `chatcmpl-sim${digest.subarray(0, 12).toString('hex')}`;
+  const reasoning = REASONING_TOKENS[String(request.reasoning_effort)] ?? 0;
+  const prompt = promptTokens(request);
+  const toolCall = chooseToolCall(request, digest);
+  let tokens: string[] = [];
+  let finishReason: Reply['finishReason'] = toolCall ? 'tool_calls' : 'stop';
+  let completion: number;
+  if (toolCall) {
+    completion = Math.ceil(toolCall.arguments.length / 4) + 5;
+  } else {
+    const echo = lastUserText(request).split(/\s+/).filter(Boolean).slice(0, 3).join(' ');
+    const words = [`Simulated reply to "${echo}":`];
+    for (let i = 0; words.length < replyTokens; i++)
+      words.push(WORDS[(digest[i % 32] ?? 0) % WORDS.length] ?? 'x');
+    tokens = words.slice(0, replyTokens).map((word, index) => (index === 0 ? word : ` ${word}`));
+    const max = limit(request);
+    if (max !== undefined && tokens.length > max) {
+      tokens = tokens.slice(0, max);
+      finishReason = 'length';
+    }
+    completion = tokens.length;
+  }
+  const completionTokens = completion + reasoning;
+  return {
+    id,
+    tokens,
+    toolCall,
+    finishReason,
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completionTokens,
+      total_tokens: prompt + completionTokens,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: reasoning },
+    },
+  };
+}
+
+/** Calls a tool when tools are offered, not refused, and the last turn is not already a tool result. */
+function chooseToolCall(request: SimRequest, digest: Buffer): ToolCall | undefined {
+  const tools = request.tools ?? [];
+  if (tools.length === 0 || request.tool_choice === 'none') return undefined;
+  if (request.messages.at(-1)?.role === 'tool') return undefined;
+  const forced = request.tool_choice as { function?: { name?: unknown } } | undefined;
+  const forcedName = typeof forced === 'object' ? forced?.function?.name : undefined;
+  const tool = tools.find((candidate) => candidate.function?.name === forcedName) ?? tools[0];
+  const name = tool?.function?.name;
+  if (typeof name !== 'string') return undefined;
+  const args = argumentsFor(tool?.function?.parameters, lastUserText(request));
+  return { id: `call_sim${digest.subarray(12, 24).toString('hex')}`, name, arguments: JSON.stringify(args) };
+}
+
+/** Fills every required (else every) property of a JSON schema with a plausible value. */
+function argumentsFor(schema: unknown, text: string): Record<string, unknown> {
+  const properties =
+    (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  const required = (schema as { required?: unknown } | undefined)?.required;
+  const names = Array.isArray(required) ? required.map(String) : Object.keys(properties);
+  const lastWord =
+    text
+      .split(/\s+/)
+      .filter(Boolean)
+      .at(-1)
+      ?.replace(/[^\p{L}\p{N}-]/gu, '') || 'simulated';
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const type = properties[name]?.type;
+    if (type === 'number' || type === 'integer') out[name] = 1;
+    else if (type === 'boolean') out[name] = true;
+    else if (type === 'array') out[name] = [];
+    else if (type === 'object') out[name] = {};
+    else out[name] = lastWord;
+  }
+  return out;
+}
