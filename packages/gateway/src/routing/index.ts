@@ -1,7 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Redis } from '@app/db';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AccessControl, Ledger, Router } from '../contracts.ts';
+import { CircuitBreakers } from './breaker.ts';
+import { buildCatalog, type Catalog, CatalogError } from './catalog.ts';
 import type { RoutingConfig } from './config.ts';
+import { modelsRoutes } from './models-route.ts';
+import { createRouter } from './router.ts';
+import { memoryStickyStore, redisStickyStore } from './sticky-store.ts';
+import { buildUpstreams } from './upstreams.ts';
 
 export interface RoutingDeps {
   readonly config: RoutingConfig;
@@ -11,6 +19,14 @@ export interface RoutingDeps {
   /** Substituted for catalog upstreams whose baseUrl is `simulator`. */
   readonly simulatorUrl: string | undefined;
   readonly log: FastifyBaseLogger;
+  /**
+   * Environment for `env:NAME` secret locations in the upstreams file. Absent: process.env,
+   * read here once at start-up because secrets are not config values (they never enter the
+   * frozen config object or logs).
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Clock for idle expiry and the breaker cooldown (tests inject one). */
+  readonly now?: () => number;
 }
 
 export interface Routing {
@@ -18,16 +34,56 @@ export interface Routing {
   /** GET /v1/models. */
   readonly routes: FastifyPluginAsync;
   close(): Promise<void>;
+  /** The validated catalog (read-only), e.g. for the chat path's docs or tests. */
+  readonly catalog: Catalog;
 }
 
-// PLACEHOLDER (request-path issue replaces this file's body).
-export async function createRouting(_deps: RoutingDeps): Promise<Routing> {
-  const refuse = (): never => {
-    throw new Error('routing not built yet');
-  };
+export const DEFAULT_CATALOG_PATH = fileURLToPath(new URL('../../catalog/models.json', import.meta.url));
+export const DEFAULT_UPSTREAMS_PATH = fileURLToPath(
+  new URL('../../catalog/upstreams.simulated.json', import.meta.url),
+);
+
+/** Reads a JSON data file; a parse error names the file and is thrown as a CatalogError. */
+export function readJsonFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new CatalogError(path, ['cannot be read']);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CatalogError(path, [`not valid JSON: ${(error as Error).message}`]);
+  }
+}
+
+export async function createRouting(deps: RoutingDeps): Promise<Routing> {
+  const now = deps.now ?? Date.now;
+  const catalogPath = deps.config.catalogPath ?? DEFAULT_CATALOG_PATH;
+  const upstreamsPath = deps.config.upstreamsPath ?? DEFAULT_UPSTREAMS_PATH;
+  const catalog = buildCatalog(readJsonFile(catalogPath), catalogPath);
+  const { upstreams, warnings } = buildUpstreams(readJsonFile(upstreamsPath), {
+    catalog,
+    simulatorUrl: deps.simulatorUrl,
+    env: deps.env ?? process.env,
+    source: upstreamsPath,
+  });
+  for (const warning of warnings) deps.log.warn(warning);
+  const idleMs = deps.config.stickyIdleSeconds * 1000;
+  const sticky = deps.redis
+    ? redisStickyStore(deps.redis, { idleMs, now })
+    : memoryStickyStore({ idleMs, now });
+  const breakers = new CircuitBreakers({
+    failures: deps.config.breakerFailures,
+    cooldownMs: deps.config.breakerCooldownMs,
+    now,
+  });
+  const router = createRouter({ catalog, upstreams, breakers, sticky, ledger: deps.ledger });
   return {
-    router: { resolve: refuse, select: async () => refuse(), report: async () => refuse() },
-    routes: async () => {},
-    close: async () => {},
+    router,
+    catalog,
+    routes: modelsRoutes({ catalog, upstreams, breakers, access: deps.access, ledger: deps.ledger }),
+    close: () => sticky.close(),
   };
 }

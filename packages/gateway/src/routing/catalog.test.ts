@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildCatalog, CatalogError } from './catalog.ts';
+import { bundledCatalog, bundledCatalogFile } from './testing.ts';
+
+function problemsOf(input: unknown): readonly string[] {
+  try {
+    buildCatalog(input, 'test catalog');
+  } catch (error) {
+    assert.ok(error instanceof CatalogError);
+    return error.problems;
+  }
+  assert.fail('the catalog was accepted');
+}
+
+type Json = Record<string, unknown>;
+const modelIndex = (file: ReturnType<typeof bundledCatalogFile>, id: string) =>
+  file.models.findIndex((model) => model.id === id);
+
+test('the bundled catalog loads with OpenAI, Anthropic and Google models', () => {
+  const catalog = bundledCatalog();
+  const vendors = new Set(catalog.models.map((model) => model.vendor));
+  assert.deepEqual([...vendors].sort(), ['anthropic', 'google', 'openai']);
+  assert.ok(catalog.models.length >= 12);
+});
+
+test('Anthropic models are on developer, cloud_a and cloud_b, web search on cloud_b but not cloud_a', () => {
+  for (const model of bundledCatalog().models.filter((m) => m.vendor === 'anthropic')) {
+    assert.deepEqual([...model.offers.keys()], ['developer', 'cloud_a', 'cloud_b'], model.id);
+    assert.equal(model.offers.get('cloud_a')?.capabilities.webSearch, false, model.id);
+    assert.equal(model.offers.get('cloud_b')?.capabilities.webSearch, true, model.id);
+    assert.deepEqual(model.tiers, ['standard'], `${model.id}: no flex on any Claude provider`);
+  }
+  const sonnet = bundledCatalog().lookup('claude-sonnet-4-5-20250929');
+  assert.equal(sonnet?.offers.get('cloud_a')?.upstreamModel, 'anthropic.claude-sonnet-4-5-20250929-v1:0');
+  assert.equal(sonnet?.offers.get('cloud_b')?.upstreamModel, 'claude-sonnet-4-5@20250929');
+});
+
+test('OpenAI models are on developer and cloud_c; flex costs half of standard where offered', () => {
+  for (const model of bundledCatalog().models.filter((m) => m.vendor === 'openai')) {
+    assert.deepEqual([...model.offers.keys()], ['developer', 'cloud_c'], model.id);
+    for (const offer of model.offers.values()) {
+      const flex = offer.prices.flex;
+      if (!flex) continue;
+      assert.equal(flex.inputPerMTok, offer.prices.standard.inputPerMTok / 2);
+      assert.equal(flex.outputPerMTok, offer.prices.standard.outputPerMTok / 2);
+    }
+  }
+  const sol = bundledCatalog().lookup('gpt-5.6-sol');
+  assert.deepEqual(sol?.offers.get('cloud_c')?.tiers, ['standard', 'flex']);
+  assert.deepEqual(bundledCatalog().lookup('gpt-5.5')?.offers.get('cloud_c')?.tiers, ['standard']);
+});
+
+test('no model advertises compact or compressed before the compression engine exists', () => {
+  for (const model of bundledCatalog().models) assert.deepEqual(model.compressions, ['off'], model.id);
+});
+
+test('a family alias resolves to the newest version; a version alias to its own version', () => {
+  const catalog = bundledCatalog();
+  assert.equal(catalog.lookup('claude-sonnet')?.id, 'claude-sonnet-4-6');
+  assert.equal(catalog.lookup('claude-sonnet-4-5')?.id, 'claude-sonnet-4-5-20250929');
+  assert.equal(catalog.lookup('gpt')?.id, 'gpt-5.6-sol');
+  assert.equal(catalog.lookup('nope'), undefined);
+});
+
+test('adding a newer version moves the family alias to it', () => {
+  const file = bundledCatalogFile();
+  const base = file.models[modelIndex(file, 'claude-sonnet-4-6')] as Json;
+  file.models.push({ ...structuredClone(base), id: 'claude-sonnet-4-7', released: '2027-01-01' });
+  const catalog = buildCatalog(file);
+  assert.equal(catalog.lookup('claude-sonnet')?.id, 'claude-sonnet-4-7');
+  assert.deepEqual(catalog.lookup('claude-sonnet-4-6')?.aliases, []);
+});
+
+test('a missing field is reported with its path', () => {
+  const file = bundledCatalogFile();
+  const index = modelIndex(file, 'claude-sonnet-4-5-20250929');
+  const providers = (file.models[index] as Json).providers as Record<string, Json>;
+  delete providers.cloud_b?.upstreamModel;
+  assert.deepEqual(problemsOf(file), [`models[${index}].providers.cloud_b.upstreamModel: required`]);
+});
+
+test('unknown fields and unknown providers are rejected', () => {
+  const file = bundledCatalogFile();
+  (file.models[0] as Json).colour = 'blue';
+  ((file.models[1] as Json).providers as Json).cloud_z = {};
+  assert.deepEqual(problemsOf(file), [
+    'models[0].colour: unknown field',
+    'models[1].providers.cloud_z: unknown field',
+  ]);
+});
+
+test('a value outside an enumeration lists the accepted values', () => {
+  const file = bundledCatalogFile();
+  (file.models[0] as Json).defaultEffort = 'ultra';
+  assert.deepEqual(problemsOf(file), [
+    'models[0].defaultEffort: must be one of none, minimal, low, medium, high, xhigh, max',
+  ]);
+});
+
+test('cross-checks: default effort, duplicates, alias collisions, families, provider restrictions', () => {
+  const file = bundledCatalogFile();
+  const first = file.models[0] as Json;
+  first.defaultEffort = 'minimal';
+  file.models.push(structuredClone(file.models[1] as Json));
+  (file.families[0] as Json).aliases = ['gpt', 'claude-haiku-4-5-20251001'];
+  (file.models[2] as Json).family = 'gpt-mega';
+  const haiku = file.models[modelIndex(file, 'claude-haiku-4-5-20251001')] as Json;
+  const haikuProviders = haiku.providers as Record<string, Json>;
+  (haikuProviders.cloud_a as Json).capabilities = { webSearch: false, vision: true };
+  haiku.capabilities = { tools: true, vision: false, webSearch: true };
+  const problems = problemsOf(file).join('\n');
+  assert.match(problems, /models\[0\]\.defaultEffort: 'minimal' is not in efforts/);
+  assert.match(problems, /models: duplicate id 'gpt-5.5-2026-04-23'/);
+  assert.match(problems, /aliases: 'claude-haiku-4-5-20251001' of family 'gpt' is also an exact model id/);
+  assert.match(problems, /models\[2\]\.family: unknown family 'gpt-mega'/);
+  assert.match(problems, /providers\.cloud_a\.capabilities\.vision: the model itself lacks it/);
+});
+
+test('compact and compressed cannot be advertised yet; off is required', () => {
+  const file = bundledCatalogFile();
+  (file.models[0] as Json).compression = ['compact'];
+  const problems = problemsOf(file);
+  assert.ok(
+    problems.includes(
+      "models[0].compression: 'compact' is not available yet (the compression engine is not built)",
+    ),
+  );
+  assert.ok(problems.includes("models[0].compression: must include 'off'"));
+});
+
+test('a model id with the grammar separators : or @ is rejected', () => {
+  const file = bundledCatalogFile();
+  (file.models[0] as Json).id = 'gpt:5';
+  assert.match(problemsOf(file)[0] ?? '', /^models\[0\]\.id: must match pattern/);
+});
+
+test('two newest versions on one release date make the family alias ambiguous', () => {
+  const file = bundledCatalogFile();
+  const base = file.models[modelIndex(file, 'claude-sonnet-4-6')] as Json;
+  file.models.push({ ...structuredClone(base), id: 'claude-sonnet-4-6-bis' });
+  assert.match(
+    problemsOf(file).join('\n'),
+    /families: 'claude-sonnet' has two newest versions released 2026-02-17/,
+  );
+});
+
+test('an offer restricting efforts must keep the default effort', () => {
+  const file = bundledCatalogFile();
+  const index = modelIndex(file, 'claude-opus-4-8');
+  const providers = (file.models[index] as Json).providers as Record<string, Json>;
+  (providers.cloud_a as Json).efforts = ['high', 'ultra'];
+  assert.deepEqual(problemsOf(file), [
+    `models[${index}].providers.cloud_a.efforts[1]: must be one of none, minimal, low, medium, high, xhigh, max`,
+  ]);
+  (providers.cloud_a as Json).efforts = ['high'];
+  assert.deepEqual(problemsOf(file), [
+    `models[${index}].providers.cloud_a.efforts: must include the model's defaultEffort 'none'`,
+  ]);
+});

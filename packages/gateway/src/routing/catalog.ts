@@ -1,0 +1,229 @@
+/**
+ * The model catalog: validated once at start-up (schema, then cross-checks), then indexed for
+ * O(1) name lookups on the request path. Every problem is collected so an operator fixes the
+ * file in one pass.
+ */
+import { type Effort, PROVIDERS, type Price, type ProviderId, TIERS, type Tier } from '../contracts.ts';
+import {
+  type Capabilities,
+  type CatalogFile,
+  CatalogFileSchema,
+  type ModelEntry,
+  type OfferEntry,
+} from './catalog-schema.ts';
+import { schemaProblems } from './schema-errors.ts';
+
+export class CatalogError extends Error {
+  readonly problems: readonly string[];
+  constructor(source: string, problems: readonly string[]) {
+    super(`Invalid ${source}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'CatalogError';
+    this.problems = problems;
+  }
+}
+
+/** One provider's offer of a model, with the model's sets already narrowed to the provider. */
+export interface Offer {
+  readonly provider: ProviderId;
+  readonly upstreamModel: string;
+  readonly prices: Readonly<Partial<Record<Tier, Price>>> & { readonly standard: Price };
+  readonly efforts: readonly Effort[];
+  readonly tiers: readonly Tier[];
+  readonly capabilities: Capabilities;
+}
+
+export interface CatalogModel {
+  readonly id: string;
+  readonly family: string;
+  readonly vendor: string;
+  /** Unix seconds of the release date (`created` in /v1/models). */
+  readonly created: number;
+  /** Every alias that resolves to this version now (family aliases only on the newest). */
+  readonly aliases: readonly string[];
+  readonly contextWindow: number;
+  readonly maxOutputTokens: number;
+  readonly capabilities: Capabilities;
+  readonly efforts: readonly Effort[];
+  readonly defaultEffort: Effort;
+  /** Tiers offered by at least one provider. */
+  readonly tiers: readonly Tier[];
+  readonly compressions: readonly ModelEntry['compression'][number][];
+  /** Offers in PROVIDERS order. */
+  readonly offers: ReadonlyMap<ProviderId, Offer>;
+}
+
+export interface Catalog {
+  /** Exact versions, newest first within the order of the file's families. */
+  readonly models: readonly CatalogModel[];
+  /** An exact id or an alias -> the model; undefined when unknown. */
+  lookup(name: string): CatalogModel | undefined;
+}
+
+/** Until the compression engine exists, no model may advertise a lossy level (issue 5). */
+const COMPRESSIONS_AVAILABLE = new Set(['off']);
+
+function duplicates(values: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return [...new Set(values.filter((value) => seen.has(value) || !seen.add(value)))];
+}
+
+function offerProblems(model: ModelEntry, offer: OfferEntry, path: string): string[] {
+  const problems: string[] = [];
+  for (const effort of offer.efforts ?? []) {
+    if (!model.efforts.includes(effort))
+      problems.push(
+        `${path}.efforts: '${effort}' is not in the model's efforts (${model.efforts.join(', ')})`,
+      );
+  }
+  if (offer.efforts && !offer.efforts.includes(model.defaultEffort))
+    problems.push(`${path}.efforts: must include the model's defaultEffort '${model.defaultEffort}'`);
+  for (const [name, enabled] of Object.entries(offer.capabilities ?? {})) {
+    if (enabled && !model.capabilities[name as keyof Capabilities])
+      problems.push(`${path}.capabilities.${name}: the model itself lacks it; a provider can only restrict`);
+  }
+  if (offer.upstreamModel.trim() !== offer.upstreamModel)
+    problems.push(`${path}.upstreamModel: leading or trailing whitespace`);
+  return problems;
+}
+
+function modelProblems(model: ModelEntry, index: number, families: ReadonlySet<string>): string[] {
+  const path = `models[${index}]`;
+  const problems: string[] = [];
+  if (!families.has(model.family)) problems.push(`${path}.family: unknown family '${model.family}'`);
+  if (Number.isNaN(Date.parse(`${model.released}T00:00:00Z`)))
+    problems.push(`${path}.released: not a valid date`);
+  if (!model.efforts.includes(model.defaultEffort))
+    problems.push(
+      `${path}.defaultEffort: '${model.defaultEffort}' is not in efforts (${model.efforts.join(', ')})`,
+    );
+  for (const value of duplicates(model.efforts)) problems.push(`${path}.efforts: '${value}' listed twice`);
+  for (const value of model.compression) {
+    if (!COMPRESSIONS_AVAILABLE.has(value))
+      problems.push(
+        `${path}.compression: '${value}' is not available yet (the compression engine is not built)`,
+      );
+  }
+  if (!model.compression.includes('off')) problems.push(`${path}.compression: must include 'off'`);
+  if (model.maxOutputTokens > model.contextWindow)
+    problems.push(`${path}.maxOutputTokens: larger than contextWindow`);
+  const offered = PROVIDERS.filter((provider) => model.providers[provider] !== undefined);
+  if (offered.length === 0) problems.push(`${path}.providers: at least one provider must serve the model`);
+  for (const provider of offered) {
+    const offer = model.providers[provider] as OfferEntry;
+    problems.push(...offerProblems(model, offer, `${path}.providers.${provider}`));
+  }
+  return problems;
+}
+
+function nameProblems(file: CatalogFile): string[] {
+  const problems: string[] = [];
+  for (const id of duplicates(file.models.map((model) => model.id)))
+    problems.push(`models: duplicate id '${id}'`);
+  for (const id of duplicates(file.families.map((family) => family.id)))
+    problems.push(`families: duplicate id '${id}'`);
+  const ids = new Set(file.models.map((model) => model.id));
+  const aliases = [
+    ...file.families.flatMap((family) =>
+      family.aliases.map((alias) => ({ alias, owner: `family '${family.id}'` })),
+    ),
+    ...file.models.flatMap((model) =>
+      (model.aliases ?? []).map((alias) => ({ alias, owner: `model '${model.id}'` })),
+    ),
+  ];
+  for (const name of duplicates(aliases.map((entry) => entry.alias)))
+    problems.push(`aliases: '${name}' is declared more than once`);
+  for (const { alias, owner } of aliases) {
+    if (ids.has(alias)) problems.push(`aliases: '${alias}' of ${owner} is also an exact model id`);
+  }
+  return problems;
+}
+
+/** The newest model of each family; ties are a data error because the alias target would be a guess. */
+function newestByFamily(file: CatalogFile): { newest: Map<string, ModelEntry>; problems: string[] } {
+  const newest = new Map<string, ModelEntry>();
+  const problems: string[] = [];
+  for (const family of file.families) {
+    const members = file.models.filter((model) => model.family === family.id);
+    if (members.length === 0) {
+      problems.push(`families: '${family.id}' has no models`);
+      continue;
+    }
+    const sorted = [...members].sort((a, b) => b.released.localeCompare(a.released));
+    const [first, second] = sorted;
+    if (first && second && first.released === second.released && family.aliases.length > 0)
+      problems.push(
+        `families: '${family.id}' has two newest versions released ${first.released} (${first.id}, ${second.id}); its aliases would be ambiguous`,
+      );
+    if (first) newest.set(family.id, first);
+  }
+  return { newest, problems };
+}
+
+function toOffer(model: ModelEntry, provider: ProviderId, entry: OfferEntry): Offer {
+  return {
+    provider,
+    upstreamModel: entry.upstreamModel,
+    prices: entry.prices,
+    efforts: entry.efforts ?? model.efforts,
+    tiers: TIERS.filter((tier) => entry.prices[tier] !== undefined),
+    capabilities: { ...model.capabilities, ...entry.capabilities },
+  };
+}
+
+function toModel(entry: ModelEntry, vendor: string, aliases: readonly string[]): CatalogModel {
+  const offers = new Map<ProviderId, Offer>();
+  for (const provider of PROVIDERS) {
+    const offer = entry.providers[provider];
+    if (offer) offers.set(provider, toOffer(entry, provider, offer));
+  }
+  const tiers = TIERS.filter((tier) => [...offers.values()].some((offer) => offer.tiers.includes(tier)));
+  return {
+    id: entry.id,
+    family: entry.family,
+    vendor,
+    created: Math.floor(Date.parse(`${entry.released}T00:00:00Z`) / 1000),
+    aliases,
+    contextWindow: entry.contextWindow,
+    maxOutputTokens: entry.maxOutputTokens,
+    capabilities: entry.capabilities,
+    efforts: entry.efforts,
+    defaultEffort: entry.defaultEffort,
+    tiers,
+    compressions: entry.compression,
+    offers,
+  };
+}
+
+/**
+ * Validates a parsed catalog file and indexes it. Throws a CatalogError listing every problem,
+ * each named by its path (`models[3].providers.cloud_b.upstreamModel: required`).
+ */
+export function buildCatalog(input: unknown, source = 'catalog'): Catalog {
+  const shape = schemaProblems(CatalogFileSchema, input);
+  if (shape.length > 0) throw new CatalogError(source, shape);
+  const file = input as CatalogFile;
+  const familyIds = new Set(file.families.map((family) => family.id));
+  const { newest, problems: familyProblems } = newestByFamily(file);
+  const problems = [
+    ...nameProblems(file),
+    ...familyProblems,
+    ...file.models.flatMap((model, index) => modelProblems(model, index, familyIds)),
+  ];
+  if (problems.length > 0) throw new CatalogError(source, problems);
+
+  const byName = new Map<string, CatalogModel>();
+  const models: CatalogModel[] = [];
+  for (const family of file.families) {
+    const members = file.models
+      .filter((model) => model.family === family.id)
+      .sort((a, b) => b.released.localeCompare(a.released));
+    for (const entry of members) {
+      const familyAliases = newest.get(family.id) === entry ? family.aliases : [];
+      const model = toModel(entry, family.vendor, [...familyAliases, ...(entry.aliases ?? [])]);
+      models.push(model);
+      byName.set(model.id, model);
+      for (const alias of model.aliases) byName.set(alias, model);
+    }
+  }
+  return { models, lookup: (name) => byName.get(name) };
+}

@@ -1,0 +1,167 @@
+/**
+ * GET /v1/models, computed live per request: OpenAI's list shape (so `openai` SDKs'
+ * `models.list()` works unchanged) plus the gateway's fields. Only models with at least one
+ * provider this account can use now (serves it, bucket has budget, circuit not open) appear;
+ * aliases are entries of their own (`alias_of` names the exact version), like OpenAI's list.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { type Static, Type } from 'typebox';
+import type { AccessControl, BucketBalance, Ledger, Price, ProviderId } from '../contracts.ts';
+import type { CircuitBreakers } from './breaker.ts';
+import type { Catalog, CatalogModel } from './catalog.ts';
+import type { AcceptedWords } from './model-name.ts';
+import { acceptedWords } from './resolve.ts';
+import { type Candidate, candidatesOf, hasBudget } from './router.ts';
+import type { Upstreams } from './upstreams.ts';
+
+const Words = Type.Array(Type.String());
+const ModifiersSchema = Type.Object(
+  { effort: Words, tier: Words, compression: Words },
+  { description: 'Accepted modifier words per dimension (written `:word` after the model name)' },
+);
+const PriceSchema = Type.Object(
+  { input_per_mtok: Type.Number(), cached_input_per_mtok: Type.Number(), output_per_mtok: Type.Number() },
+  { description: 'US dollars per million tokens' },
+);
+const CapabilitiesSchema = Type.Object({
+  tools: Type.Boolean(),
+  vision: Type.Boolean(),
+  web_search: Type.Boolean(),
+});
+
+const ProviderSchema = Type.Object({
+  id: Type.String({ description: 'Provider id; append `@id` to the model name to choose it' }),
+  simulated: Type.Boolean({ description: 'Served by the bundled upstream simulator, not a real model' }),
+  modifiers: ModifiersSchema,
+  capabilities: CapabilitiesSchema,
+  prices: Type.Object({ standard: PriceSchema, flex: Type.Optional(PriceSchema) }),
+});
+
+const ModelSchema = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('model'),
+  created: Type.Integer({ description: 'Release date, Unix seconds' }),
+  owned_by: Type.String(),
+  alias_of: Type.Optional(
+    Type.String({ description: 'Present on alias entries: the exact version it resolves to now' }),
+  ),
+  aliases: Type.Array(Type.String(), { description: 'Names that resolve to this exact version now' }),
+  family: Type.String(),
+  simulated: Type.Boolean(),
+  context_window: Type.Integer(),
+  max_output_tokens: Type.Integer(),
+  capabilities: CapabilitiesSchema,
+  modifiers: ModifiersSchema,
+  defaults: Type.Object({ effort: Type.String(), tier: Type.String(), compression: Type.String() }),
+  providers: Type.Array(ProviderSchema, { description: 'Providers this account can use for the model now' }),
+});
+
+export const ModelListSchema = Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelSchema) });
+type ModelList = Static<typeof ModelListSchema>;
+type ModelObject = Static<typeof ModelSchema>;
+
+export interface ModelsRouteDeps {
+  readonly catalog: Catalog;
+  readonly upstreams: Upstreams;
+  readonly breakers: CircuitBreakers;
+  readonly access: AccessControl;
+  readonly ledger: Pick<Ledger, 'balances'>;
+}
+
+function price(p: Price) {
+  return {
+    input_per_mtok: p.inputPerMTok,
+    cached_input_per_mtok: p.cachedInputPerMTok,
+    output_per_mtok: p.outputPerMTok,
+  };
+}
+
+function words(accepted: AcceptedWords) {
+  return { effort: [...accepted.effort], tier: [...accepted.tier], compression: [...accepted.compression] };
+}
+
+function union(lists: readonly (readonly string[])[]): string[] {
+  return [...new Set(lists.flat())];
+}
+
+function modelObject(model: CatalogModel, usable: readonly Candidate[]): ModelObject {
+  const providers = usable.map(({ offer, endpoint }) => ({
+    id: offer.provider,
+    simulated: endpoint.simulated,
+    modifiers: words(
+      acceptedWords({ effort: offer.efforts, tier: offer.tiers, compression: model.compressions }),
+    ),
+    capabilities: {
+      tools: offer.capabilities.tools,
+      vision: offer.capabilities.vision,
+      web_search: offer.capabilities.webSearch,
+    },
+    prices: {
+      standard: price(offer.prices.standard),
+      ...(offer.prices.flex ? { flex: price(offer.prices.flex) } : {}),
+    },
+  }));
+  return {
+    id: model.id,
+    object: 'model',
+    created: model.created,
+    owned_by: model.vendor,
+    aliases: [...model.aliases],
+    family: model.family,
+    simulated: providers.every((p) => p.simulated),
+    context_window: model.contextWindow,
+    max_output_tokens: model.maxOutputTokens,
+    capabilities: {
+      tools: providers.some((p) => p.capabilities.tools),
+      vision: providers.some((p) => p.capabilities.vision),
+      web_search: providers.some((p) => p.capabilities.web_search),
+    },
+    modifiers: {
+      effort: union(providers.map((p) => p.modifiers.effort)),
+      tier: union(providers.map((p) => p.modifiers.tier)),
+      compression: union(providers.map((p) => p.modifiers.compression)),
+    },
+    defaults: { effort: model.defaultEffort, tier: 'standard', compression: 'off' },
+    providers,
+  };
+}
+
+/** The list for one project's balances: exact versions, each followed by its alias entries. */
+export function listModels(
+  deps: Pick<ModelsRouteDeps, 'catalog' | 'upstreams' | 'breakers'>,
+  balances: Partial<Record<ProviderId, BucketBalance>>,
+): ModelList {
+  const data: ModelObject[] = [];
+  for (const model of deps.catalog.models) {
+    const usable = candidatesOf(model, deps.upstreams).filter(
+      (c) => hasBudget(balances[c.offer.provider]) && deps.breakers.state(c.endpoint.key) !== 'open',
+    );
+    if (usable.length === 0) continue;
+    const entry = modelObject(model, usable);
+    data.push(entry);
+    for (const alias of model.aliases) data.push({ ...entry, id: alias, alias_of: model.id });
+  }
+  return { object: 'list', data };
+}
+
+export function modelsRoutes(deps: ModelsRouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.get(
+      '/v1/models',
+      {
+        schema: {
+          summary: 'Models this account can use now',
+          description:
+            'OpenAI list shape plus aliases, usable providers, accepted modifiers, context window and prices. Computed live.',
+          tags: ['models'],
+          security: [{ bearerAuth: [] }],
+          response: { 200: ModelListSchema },
+        },
+      },
+      async (request) => {
+        const principal = await deps.access.authenticate(request);
+        return listModels(deps, await deps.ledger.balances(principal.projectId));
+      },
+    );
+  };
+}

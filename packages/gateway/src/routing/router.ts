@@ -1,0 +1,208 @@
+/**
+ * The Router of the request path: resolve (name + headers -> plan), select (plan -> provider,
+ * upstream target, price) and report (outcome -> circuit breaker and stickiness).
+ */
+import type {
+  BucketBalance,
+  Ledger,
+  Principal,
+  ProviderId,
+  RoutePlan,
+  Router,
+  Selection,
+  UpstreamFailureKind,
+} from '../contracts.ts';
+import { gatewayErrors } from '../errors.ts';
+import type { CircuitBreakers } from './breaker.ts';
+import type { Catalog, CatalogModel, Offer } from './catalog.ts';
+import { type Headers, resolvePlan } from './resolve.ts';
+import type { StickyKey, StickyStore } from './sticky-store.ts';
+import type { Endpoint, Upstreams } from './upstreams.ts';
+
+export interface RouterDeps {
+  readonly catalog: Catalog;
+  readonly upstreams: Upstreams;
+  readonly breakers: CircuitBreakers;
+  readonly sticky: StickyStore;
+  readonly ledger: Pick<Ledger, 'balances'>;
+}
+
+export interface Needs {
+  readonly tools: boolean;
+  readonly webSearch: boolean;
+}
+
+/** A provider that could serve this request: its offer and the endpoint it is reached at. */
+export interface Candidate {
+  readonly offer: Offer;
+  readonly endpoint: Endpoint;
+}
+
+/** Offers of the model that have an endpoint in this process, in PROVIDERS order. */
+export function candidatesOf(model: CatalogModel, upstreams: Upstreams): Candidate[] {
+  const out: Candidate[] = [];
+  for (const offer of model.offers.values()) {
+    const endpoint = upstreams.endpoint(offer.provider, model.family);
+    if (endpoint) out.push({ offer, endpoint });
+  }
+  return out;
+}
+
+function takes(offer: Offer, plan: RoutePlan, needs: Needs): boolean {
+  return (
+    offer.efforts.includes(plan.options.effort) &&
+    offer.tiers.includes(plan.options.tier) &&
+    (!needs.tools || offer.capabilities.tools) &&
+    (!needs.webSearch || offer.capabilities.webSearch)
+  );
+}
+
+export function hasBudget(balance: BucketBalance | undefined): boolean {
+  return balance !== undefined && balance.remainingMicros > 0;
+}
+
+function selectionOf(candidate: Candidate, plan: RoutePlan): Selection {
+  const { offer, endpoint } = candidate;
+  const flex = plan.options.tier === 'flex';
+  return {
+    provider: offer.provider,
+    target: {
+      adapter: endpoint.adapter,
+      baseUrl: endpoint.baseUrl,
+      auth: endpoint.auth,
+      upstreamModel: offer.upstreamModel,
+      timeoutMs: flex ? endpoint.flexTimeoutMs : endpoint.timeoutMs,
+    },
+    price: offer.prices[plan.options.tier] ?? offer.prices.standard,
+    options: plan.options,
+  };
+}
+
+function capabilityError(model: CatalogModel, needs: Needs, provider: ProviderId | undefined) {
+  const missing = [needs.tools ? 'tools' : undefined, needs.webSearch ? 'web search' : undefined]
+    .filter(Boolean)
+    .join(' and ');
+  const where = provider ? `${model.id} on ${provider}` : model.id;
+  return gatewayErrors.create(
+    'invalid_request',
+    { reason: `The request needs ${missing}, which ${where} does not support with the requested options.` },
+    { param: needs.webSearch ? 'web_search_options' : 'tools' },
+  );
+}
+
+function unavailable(reason: string, retryAfterMs?: number) {
+  const headers = retryAfterMs ? { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) } : undefined;
+  return gatewayErrors.create('provider_unavailable', { reason }, headers ? { headers } : {});
+}
+
+export function createRouter(deps: RouterDeps): Router {
+  const { catalog, upstreams, breakers, sticky, ledger } = deps;
+
+  const modelOf = (plan: RoutePlan): CatalogModel => {
+    const model = catalog.lookup(plan.model);
+    if (!model) throw gatewayErrors.create('model_not_found', { model: plan.model }, { param: 'model' });
+    return model;
+  };
+
+  async function selectExplicit(
+    plan: RoutePlan,
+    model: CatalogModel,
+    provider: ProviderId,
+    needs: Needs,
+    exclude: readonly ProviderId[],
+    principal: Principal,
+  ): Promise<Selection> {
+    const candidate = candidatesOf(model, upstreams).find((c) => c.offer.provider === provider);
+    if (!candidate)
+      throw unavailable(`The provider '${provider}' is not configured for ${model.id} on this gateway.`);
+    if (!takes(candidate.offer, plan, needs)) throw capabilityError(model, needs, provider);
+    // The chat path excludes a provider after its reservation failed: for an explicit one that
+    // means its bucket cannot pay, and it is never replaced by another.
+    if (exclude.includes(provider))
+      throw gatewayErrors.create('gateway_allocation_exhausted', {
+        project: principal.projectSlug,
+        provider,
+      });
+    if (!breakers.allows(candidate.endpoint.key)) {
+      throw unavailable(
+        `The provider '${provider}' is failing and temporarily taken out of service; retry later or choose another provider.`,
+        breakers.retryAfterMs(candidate.endpoint.key),
+      );
+    }
+    breakers.acquire(candidate.endpoint.key);
+    return selectionOf(candidate, plan);
+  }
+
+  /** Sticky choice if still usable, else the usable candidate with the most budget left. */
+  async function choose(
+    usable: Candidate[],
+    balances: Partial<Record<ProviderId, BucketBalance>>,
+    key: StickyKey,
+  ) {
+    const current = await sticky.get(key);
+    const kept = usable.find((c) => c.offer.provider === current);
+    if (kept) return kept;
+    const remaining = (c: Candidate) => balances[c.offer.provider]?.remainingMicros ?? 0;
+    // Stable sort: equal budgets keep PROVIDERS order, so the choice is deterministic.
+    const best = [...usable].sort((a, b) => remaining(b) - remaining(a))[0] as Candidate;
+    await sticky.set(key, best.offer.provider);
+    return best;
+  }
+
+  async function selectAutomatic(
+    plan: RoutePlan,
+    model: CatalogModel,
+    principal: Principal,
+    needs: Needs,
+    exclude: readonly ProviderId[],
+  ): Promise<Selection> {
+    const fitting = candidatesOf(model, upstreams).filter((c) => takes(c.offer, plan, needs));
+    if (fitting.length === 0) {
+      if (model.offers.size > 0 && candidatesOf(model, upstreams).length === 0)
+        throw unavailable(`No provider of ${model.id} is configured on this gateway.`);
+      throw capabilityError(model, needs, undefined);
+    }
+    const healthy = fitting.filter((c) => breakers.allows(c.endpoint.key));
+    const balances = healthy.length > 0 ? await ledger.balances(principal.projectId) : {};
+    const usable = healthy.filter(
+      (c) => !exclude.includes(c.offer.provider) && hasBudget(balances[c.offer.provider]),
+    );
+    if (usable.length === 0) {
+      if (healthy.length === 0)
+        throw unavailable(`Every provider of ${model.id} is failing right now; retry later.`);
+      const providers = healthy.map((c) => c.offer.provider).join(', ');
+      throw gatewayErrors.create('gateway_allocation_exhausted', {
+        project: principal.projectSlug,
+        provider: providers,
+      });
+    }
+    const key = { userId: principal.userId, projectId: principal.projectId, family: plan.family };
+    const chosen = await choose(usable, balances, key);
+    breakers.acquire(chosen.endpoint.key);
+    return selectionOf(chosen, plan);
+  }
+
+  return {
+    resolve: (model: string, headers: Headers) => resolvePlan(catalog, model, headers),
+
+    async select(plan, principal, needs, exclude = []) {
+      const model = modelOf(plan);
+      if (plan.explicitProvider !== undefined)
+        return selectExplicit(plan, model, plan.explicitProvider, needs, exclude, principal);
+      return selectAutomatic(plan, model, principal, needs, exclude);
+    },
+
+    async report(selection, principal, plan, outcome: 'ok' | UpstreamFailureKind) {
+      const model = catalog.lookup(plan.model);
+      const endpoint = model ? upstreams.endpoint(selection.provider, model.family) : undefined;
+      if (endpoint) breakers.record(endpoint.key, outcome);
+      const failed = outcome !== 'ok' && outcome !== 'client';
+      if (failed && plan.explicitProvider === undefined) {
+        await sticky.drop(
+          { userId: principal.userId, projectId: principal.projectId, family: plan.family },
+          selection.provider,
+        );
+      }
+    },
+  };
+}

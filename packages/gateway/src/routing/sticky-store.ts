@@ -1,0 +1,111 @@
+/**
+ * Where the sticky provider choice per (user, project, family) lives. In process by default;
+ * in Redis when the gateway has one, so every instance keeps the same choice. Both expire a
+ * choice after `idleMs` without use.
+ */
+import type { Redis } from '@app/db';
+import { isProviderId, type ProviderId } from '../contracts.ts';
+
+export interface StickyKey {
+  readonly userId: number;
+  readonly projectId: number;
+  readonly family: string;
+}
+
+export interface StickyStore {
+  /** The current choice, refreshing its idle expiry; undefined when none or expired. */
+  get(key: StickyKey): Promise<ProviderId | undefined>;
+  set(key: StickyKey, provider: ProviderId): Promise<void>;
+  /** Forgets the choice if it is still `provider` (another request may have moved it). */
+  drop(key: StickyKey, provider: ProviderId): Promise<void>;
+  close(): Promise<void>;
+}
+
+function keyText(key: StickyKey): string {
+  return `sticky:${key.userId}:${key.projectId}:${key.family}`;
+}
+
+/** Entries expire lazily on read and in a sweep every `idleMs`, so the map cannot grow forever. */
+export function memoryStickyStore(options: { idleMs: number; now: () => number }): StickyStore {
+  const entries = new Map<string, { provider: ProviderId; usedAt: number }>();
+  let sweptAt = options.now();
+  const sweep = (now: number) => {
+    if (now - sweptAt < options.idleMs) return;
+    sweptAt = now;
+    for (const [key, entry] of entries) if (now - entry.usedAt >= options.idleMs) entries.delete(key);
+  };
+  return {
+    async get(key) {
+      const now = options.now();
+      const text = keyText(key);
+      const entry = entries.get(text);
+      if (!entry) return undefined;
+      if (now - entry.usedAt >= options.idleMs) {
+        entries.delete(text);
+        return undefined;
+      }
+      entry.usedAt = now;
+      return entry.provider;
+    },
+    async set(key, provider) {
+      const now = options.now();
+      sweep(now);
+      entries.set(keyText(key), { provider, usedAt: now });
+    },
+    async drop(key, provider) {
+      const text = keyText(key);
+      if (entries.get(text)?.provider === provider) entries.delete(text);
+    },
+    async close() {
+      entries.clear();
+    },
+  };
+}
+
+/**
+ * One Redis string per choice (under the client's key prefix) with the idle time as TTL.
+ * Reading is one GET; the TTL is refreshed at most once per `refreshMs` per key and instance,
+ * so a steady stream of requests does not write Redis each time (the idle expiry is then
+ * exact to within `refreshMs`).
+ */
+export function redisStickyStore(redis: Redis, options: { idleMs: number; now: () => number }): StickyStore {
+  const refreshMs = Math.max(1000, Math.floor(options.idleMs / 10));
+  const refreshedAt = new Map<string, number>();
+  const remember = (text: string, now: number) => {
+    if (refreshedAt.size > 100_000) refreshedAt.clear();
+    refreshedAt.set(text, now);
+  };
+  return {
+    async get(key) {
+      const text = keyText(key);
+      const value = await redis.get(text);
+      if (value === null || !isProviderId(value)) return undefined;
+      const now = options.now();
+      const last = refreshedAt.get(text);
+      if (last === undefined || now - last >= refreshMs) {
+        remember(text, now);
+        await redis.pexpire(text, options.idleMs);
+      }
+      return value;
+    },
+    async set(key, provider) {
+      const text = keyText(key);
+      remember(text, options.now());
+      await redis.set(text, provider, 'PX', options.idleMs);
+    },
+    async drop(key, provider) {
+      const text = keyText(key);
+      refreshedAt.delete(text);
+      // Compare-and-delete in one step: another instance may already have chosen anew.
+      await redis.eval(
+        "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+        1,
+        text,
+        provider,
+      );
+    },
+    async close() {
+      refreshedAt.clear();
+    },
+  };
+}

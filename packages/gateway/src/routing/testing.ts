@@ -1,0 +1,72 @@
+/** Test helpers of the routing area: the bundled catalog, a fake ledger and principals. */
+import type { BucketBalance, Ledger, Principal, ProviderId } from '../contracts.ts';
+import { buildCatalog, type Catalog } from './catalog.ts';
+import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
+import { buildUpstreams, type Upstreams } from './upstreams.ts';
+
+export const SIMULATOR_URL = 'http://127.0.0.1:9/v1';
+
+export function bundledCatalog(): Catalog {
+  return buildCatalog(readJsonFile(DEFAULT_CATALOG_PATH));
+}
+
+export function bundledUpstreams(
+  catalog: Catalog,
+  simulatorUrl: string | undefined = SIMULATOR_URL,
+): Upstreams {
+  return buildUpstreams(readJsonFile(DEFAULT_UPSTREAMS_PATH), { catalog, simulatorUrl, env: {} }).upstreams;
+}
+
+/** A deep copy of the bundled catalog file, to break in validation tests. */
+export function bundledCatalogFile(): {
+  families: Record<string, unknown>[];
+  models: Record<string, unknown>[];
+} {
+  return structuredClone(readJsonFile(DEFAULT_CATALOG_PATH)) as {
+    families: Record<string, unknown>[];
+    models: Record<string, unknown>[];
+  };
+}
+
+export function principal(overrides: Partial<Principal> = {}): Principal {
+  return {
+    userId: 1,
+    email: 'ada@example.com',
+    projectId: 10,
+    projectSlug: 'apollo',
+    tokenId: 'jti-1',
+    tokenExpiresAt: new Date('2099-01-01T00:00:00Z'),
+    ...overrides,
+  };
+}
+
+export function balance(remainingMicros: number): BucketBalance {
+  return { allocatedMicros: remainingMicros, spentMicros: 0, reservedMicros: 0, remainingMicros };
+}
+
+/** A ledger whose balances the test sets per project (remaining micros by provider). */
+export function fakeLedger(initial: Partial<Record<ProviderId, number>> = {}) {
+  let remaining: Partial<Record<ProviderId, number>> = { ...initial };
+  let calls = 0;
+  const ledger: Pick<Ledger, 'balances'> = {
+    async balances() {
+      calls += 1;
+      return Object.fromEntries(
+        Object.entries(remaining).map(([provider, micros]) => [provider, balance(micros as number)]),
+      ) as Partial<Record<ProviderId, BucketBalance>>;
+    },
+  };
+  return {
+    ledger,
+    set(next: Partial<Record<ProviderId, number>>) {
+      remaining = { ...next };
+    },
+    calls: () => calls,
+  };
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start = Date.parse('2026-09-01T00:00:00Z')) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
