@@ -1,9 +1,19 @@
+import type { IncomingMessage } from 'node:http';
 import { type Database, migrateToLatest, openDatabase } from '@app/db';
 import { type App, createServer } from '@app/http-kit';
+import { energyApi } from './api.ts';
 import type { EnergyConfig } from './config.ts';
 import { energyMigrations } from './db/migrations.ts';
 import type { EnergyDatabase } from './db/schema.ts';
-import { energyErrorFromFramework } from './errors.ts';
+import { energyErrorFromFramework, energyErrors } from './errors.ts';
+import {
+  extensionOf,
+  negotiate,
+  rememberExtension,
+  rememberFormat,
+  splitExtension,
+} from './format/negotiate.ts';
+import { renderError } from './format/respond.ts';
 
 export interface BuildOptions {
   /** An already-open database (tests share one across app instances); otherwise config.databaseUrl. */
@@ -11,6 +21,29 @@ export interface BuildOptions {
   readonly logStream?: NodeJS.WritableStream;
   readonly defaultMetrics?: boolean;
 }
+
+/** `/operations/1.xml` is routed as `/operations/1`; the extension is kept for negotiation. */
+function rewriteUrl(raw: IncomingMessage): string {
+  const { url, extension } = splitExtension(raw.url ?? '/');
+  if (extension !== undefined) rememberExtension(raw, extension);
+  return url;
+}
+
+const TOKEN_SECURITY = {
+  tokenParam: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'token',
+    description: 'The `token` query (or body) parameter',
+  },
+  bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <token>' },
+  railsToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'Authorization: Token token=<token>',
+  },
+};
 
 /** Builds the energy asset service: migrations run, routes registered, nothing listening yet. */
 export async function buildApp(config: EnergyConfig, options: BuildOptions = {}): Promise<App> {
@@ -23,19 +56,43 @@ export async function buildApp(config: EnergyConfig, options: BuildOptions = {})
     defaultMetrics: options.defaultMetrics ?? true,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ready: () => database.ping(),
+    fastify: { rewriteUrl },
     openapi: {
       title: 'Energy asset service',
       version: '1.0.0',
-      description: 'Operations of buildings, fan controls and roof types, in JSON and XML.',
+      description:
+        'Operations of buildings, fan controls and roof types, in JSON and XML (Rails-compatible). ' +
+        'Choose the format with a .json/.xml extension, a format parameter or Accept; JSON by default.',
+      tags: [
+        { name: 'users', description: 'API tokens' },
+        { name: 'buildings', description: "The caller's buildings" },
+        { name: 'elevators', description: 'Elevators of a building' },
+        { name: 'operations', description: 'Operating schedules and loads of a building' },
+        { name: 'fan_controls', description: 'Reference list, read-only' },
+        { name: 'roof_types', description: 'Reference list, read-only' },
+      ],
+      securitySchemes: TOKEN_SECURITY,
+      security: [{ tokenParam: [] }, { bearer: [] }, { railsToken: [] }],
     },
     errors: {
-      fromFramework: (kind, message) => energyErrorFromFramework(kind, message),
-      render: (error, _request, reply) =>
-        reply
-          .type('application/json; charset=utf-8')
-          .send({ error: { code: error.code, message: error.message } }),
+      fromFramework: (kind, message, request) =>
+        energyErrorFromFramework(kind, message, request.headers['content-type']),
+      render: renderError,
     },
   });
+  // Negotiation runs first, before the body is read: a format the service cannot write is 406.
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    const query = request.query as Record<string, unknown>;
+    const result = negotiate({
+      extension: extensionOf(request.raw),
+      formatParam: query.format,
+      accept: request.headers.accept,
+    });
+    if ('unsupported' in result) throw energyErrors.create('not_acceptable', { format: result.unsupported });
+    rememberFormat(request.raw, result.format);
+  });
+  await app.register(energyApi(config, database.db));
   if (!options.database) app.addHook('onClose', async () => database.close());
   return app;
 }

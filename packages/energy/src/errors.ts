@@ -1,4 +1,5 @@
 import { type AppError, defineErrors, type FrameworkErrorKind } from '@app/http-kit';
+import type { FieldErrors } from './input/fields.ts';
 
 /**
  * Every error the energy asset service answers with. Messages are what the reference Rails
@@ -9,6 +10,11 @@ export const energyErrors = defineErrors({
     status: 401,
     type: 'unauthorized',
     message: () => 'Unauthorized - ensure token is being passed with each service call.',
+  },
+  invalid_credentials: {
+    status: 401,
+    type: 'unauthorized',
+    message: () => 'Invalid email or password.',
   },
   not_found: { status: 404, type: 'not_found', message: () => 'Unsupported operation' },
   not_acceptable: {
@@ -38,14 +44,25 @@ export const energyErrors = defineErrors({
 
 export type EnergyErrorCode = keyof typeof energyErrors.catalogue;
 
-export function energyErrorFromFramework(kind: FrameworkErrorKind, message: string): AppError {
+/** A 422 carrying per-field messages, rendered as Rails' `errors` shapes. */
+export function validationFailed(errors: FieldErrors): AppError {
+  return energyErrors.create('validation_failed', {}, { details: { errors } });
+}
+
+export function energyErrorFromFramework(
+  kind: FrameworkErrorKind,
+  message: string,
+  contentType: string | undefined,
+): AppError {
   switch (kind) {
     case 'not_found':
       return energyErrors.create('not_found', {});
     case 'body_too_large':
       return energyErrors.create('body_too_large', {});
     case 'unsupported_media_type':
-      return energyErrors.create('unsupported_media_type', { contentType: message });
+      return energyErrors.create('unsupported_media_type', {
+        contentType: (contentType ?? '').slice(0, 100),
+      });
     case 'validation':
     case 'malformed_body':
     case 'bad_request':

@@ -1,0 +1,62 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { requireUser } from './auth/require-user.ts';
+import type { EnergyConfig } from './config.ts';
+import type { EnergyDatabase } from './db/schema.ts';
+import { energyErrors } from './errors.ts';
+import { isPlainObject } from './input/params.ts';
+import { parseXmlParams, XmlInputError } from './input/xml-params.ts';
+import { buildingRoutes } from './routes/buildings.ts';
+import { routeContext } from './routes/context.ts';
+import { elevatorRoutes } from './routes/elevators.ts';
+import { operationRoutes } from './routes/operations.ts';
+import { referenceRoutes } from './routes/reference.ts';
+import { userRoutes } from './routes/users.ts';
+
+function isPublic(request: FastifyRequest): boolean {
+  return (request.routeOptions.config as { public?: boolean }).public === true;
+}
+
+/** Request bodies the service reads besides JSON: XML by Rails' rules, and HTML forms. */
+async function bodyParsers(api: FastifyInstance): Promise<void> {
+  await api.register(formbody);
+  api.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseXmlParams(String(body)));
+    } catch (error) {
+      if (error instanceof XmlInputError) done(energyErrors.create('bad_request', { reason: error.message }));
+      else done(error as Error);
+    }
+  });
+}
+
+/**
+ * The `/api/v1` routes. Validation is the service's own (422 with per-field messages in the
+ * negotiated format, accepting every input form of the decisions), so Fastify's schema
+ * validation and serializers are switched off here: the schemas document, they do not judge.
+ */
+export function energyApi(config: EnergyConfig, db: Kysely<EnergyDatabase>) {
+  return async (api: FastifyInstance): Promise<void> => {
+    const context = routeContext(config, db);
+    api.setValidatorCompiler(() => (value) => ({ value }));
+    api.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    await bodyParsers(api);
+    api.addHook('preValidation', async (request) => {
+      if (request.body !== undefined && request.body !== null && !isPlainObject(request.body)) {
+        throw energyErrors.create('bad_request', {
+          reason: 'The request body must be an object of parameters.',
+        });
+      }
+    });
+    const authenticate = requireUser(context.users);
+    api.addHook('preHandler', async (request) => {
+      if (!isPublic(request)) await authenticate(request);
+    });
+    userRoutes(api, context);
+    buildingRoutes(api, context);
+    elevatorRoutes(api, context);
+    operationRoutes(api, context);
+    referenceRoutes(api, context);
+  };
+}

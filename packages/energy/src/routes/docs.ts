@@ -1,0 +1,231 @@
+import { type TSchema, Type } from 'typebox';
+import {
+  type ApiRecord,
+  type FieldType,
+  type Representation,
+  toJson,
+  toJsonList,
+  toXml,
+  toXmlList,
+  xmlError,
+  xmlErrorList,
+  xmlName,
+} from '../format/representation.ts';
+import type { InputField, InputKind } from '../input/fields.ts';
+
+/**
+ * OpenAPI pieces generated from the same representations and input definitions the routes
+ * use, so the document cannot drift from the wire format. Examples are produced by the real
+ * JSON and XML writers.
+ */
+const JSON_TYPE = 'application/json';
+const XML_TYPE = 'application/xml';
+
+function scalar(type: FieldType): TSchema {
+  switch (type) {
+    case 'integer':
+      return Type.Integer();
+    case 'float':
+      return Type.Number();
+    case 'boolean':
+      return Type.Boolean();
+    case 'datetime':
+      return Type.String({ format: 'date-time' });
+    case 'string':
+      return Type.String();
+  }
+}
+
+const ALWAYS_SET = new Set(['id', 'created_at', 'updated_at', 'building_id']);
+
+function recordSchema(representation: Representation, xml: boolean): TSchema {
+  const properties: Record<string, TSchema> = {};
+  for (const field of representation.fields) {
+    const base = scalar(field.type);
+    const schema = ALWAYS_SET.has(field.name) ? base : Type.Union([base, Type.Null()]);
+    properties[field.name] = xml ? { ...schema, xml: { name: xmlName(field.name) } } : schema;
+  }
+  return Type.Object(properties, xml ? { xml: { name: representation.element } } : {});
+}
+
+function media(schema: TSchema, example: unknown) {
+  return { schema, example };
+}
+
+export function recordContent(representation: Representation, example: ApiRecord) {
+  return {
+    [JSON_TYPE]: media(recordSchema(representation, false), JSON.parse(toJson(representation, example))),
+    [XML_TYPE]: media(recordSchema(representation, true), toXml(representation, example)),
+  };
+}
+
+export function listContent(representation: Representation, example: ApiRecord) {
+  return {
+    [JSON_TYPE]: media(
+      Type.Array(recordSchema(representation, false)),
+      JSON.parse(toJsonList(representation, [example])),
+    ),
+    [XML_TYPE]: media(
+      Type.Array(recordSchema(representation, true), {
+        xml: { name: representation.listElement, wrapped: true },
+      }),
+      toXmlList(representation, [example]),
+    ),
+  };
+}
+
+const ErrorBody = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }) });
+const ValidationBody = Type.Object({ errors: Type.Record(Type.String(), Type.Array(Type.String())) });
+
+const ERROR_EXAMPLES: Record<number, { code: string; description: string; message: string }> = {
+  400: {
+    code: 'bad_request',
+    description: 'Malformed body, or XML with a DOCTYPE/entity',
+    message: 'Malformed XML',
+  },
+  401: {
+    code: 'unauthorized',
+    description: 'Token missing or invalid',
+    message: 'Unauthorized - ensure token is being passed with each service call.',
+  },
+  404: {
+    code: 'not_found',
+    description: "Missing, or another user's record",
+    message: 'Unsupported operation',
+  },
+  406: {
+    code: 'not_acceptable',
+    description: 'Format other than json or xml',
+    message: "Format 'html' is not supported; use json or xml.",
+  },
+  413: {
+    code: 'body_too_large',
+    description: 'Body over the size limit',
+    message: 'Request body is larger than the limit.',
+  },
+  415: {
+    code: 'unsupported_media_type',
+    description: 'Body not JSON, XML or form-encoded',
+    message: "Content type 'text/plain' is not supported; send JSON, XML or form-encoded parameters.",
+  },
+  500: {
+    code: 'internal',
+    description: 'Server fault (no internals in the body)',
+    message: 'Internal server error.',
+  },
+};
+
+function errorResponse(status: number) {
+  if (status === 422) {
+    const errors = { weekday_open_time: ['is not a valid time (use HHMM such as 0800, 20:00 or 8:00 am)'] };
+    return {
+      description: 'Validation failed: messages per field',
+      content: {
+        [JSON_TYPE]: media(ValidationBody, { errors }),
+        [XML_TYPE]: media(
+          Type.Object({}, { xml: { name: 'errors' } }),
+          xmlErrorList(['Weekday open time is not a valid time (use HHMM such as 0800, 20:00 or 8:00 am)']),
+        ),
+      },
+    };
+  }
+  const known = ERROR_EXAMPLES[status] ?? {
+    code: 'internal',
+    description: 'Error',
+    message: 'Internal server error.',
+  };
+  return {
+    description: known.description,
+    content: {
+      [JSON_TYPE]: media(ErrorBody, { error: { code: known.code, message: known.message } }),
+      [XML_TYPE]: media(Type.Object({}, { xml: { name: 'error' } }), xmlError(known.code, known.message)),
+    },
+  };
+}
+
+/** The error responses of a route, by status. */
+export function errorResponses(statuses: readonly number[]): Record<number, unknown> {
+  return Object.fromEntries(statuses.map((status) => [status, errorResponse(status)]));
+}
+
+export const READ_ERRORS = [401, 404, 406, 500] as const;
+export const WRITE_ERRORS = [400, 401, 404, 406, 413, 415, 422, 500] as const;
+
+function inputScalar(kind: InputKind): TSchema {
+  switch (kind) {
+    case 'time':
+      return Type.Union([Type.String(), Type.Integer()], {
+        description: 'HHMM (0800, 800), 20:00, 8:00 am, 8am, 8:00 p.m.',
+      });
+    case 'boolean':
+      return Type.Union([Type.Boolean(), Type.String(), Type.Integer()], {
+        description: 'true/false, "t"/"f", "true"/"false", "1"/"0", 1/0',
+      });
+    case 'integer':
+      return Type.Union([Type.Integer(), Type.String()]);
+    case 'float':
+      return Type.Union([Type.Number(), Type.String()]);
+    case 'string':
+      return Type.String();
+  }
+}
+
+/** The XML a Rails client (ActiveResource) would send for the same values. */
+function xmlInputExample(wrapper: string, example: Record<string, unknown>): string {
+  const fields = Object.entries(example).map(([name, value]) => {
+    let type: FieldType = 'string';
+    if (typeof value === 'boolean') type = 'boolean';
+    else if (typeof value === 'number') type = Number.isInteger(value) ? 'integer' : 'float';
+    return { name, type };
+  });
+  return toXml({ element: wrapper, listElement: `${wrapper}s`, fields }, example as ApiRecord);
+}
+
+/** Request bodies: every accepted name, flat or wrapped, in JSON, XML and form encoding. */
+export function inputBody(fields: readonly InputField[], wrapper: string, example: Record<string, unknown>) {
+  const xmlExample = xmlInputExample(wrapper, example);
+  const properties: Record<string, TSchema> = {};
+  for (const field of fields) {
+    for (const name of field.names) {
+      const aliasOf = name === field.attribute ? '' : ` Alias of ${field.attribute}.`;
+      properties[name] = Type.Optional({
+        ...inputScalar(field.kind),
+        description: `${field.kind}.${aliasOf}`.trim(),
+      });
+    }
+  }
+  properties.token = Type.Optional(
+    Type.String({ description: 'API token (or use the query or Authorization header)' }),
+  );
+  const flat = Type.Object(properties);
+  const wrapped = Type.Object({ [wrapper]: flat, token: Type.Optional(Type.String()) });
+  return {
+    content: {
+      [JSON_TYPE]: {
+        schema: {
+          ...Type.Union([wrapped, flat]),
+          'x-examples': { wrapped: { value: { [wrapper]: example } }, flat: { value: example } },
+        },
+      },
+      [XML_TYPE]: {
+        schema: {
+          ...Type.Object({}, { xml: { name: wrapper } }),
+          'x-examples': { xml: { value: xmlExample } },
+        },
+      },
+      'application/x-www-form-urlencoded': { schema: flat },
+    },
+  };
+}
+
+export const FormatQuery = Type.Object({
+  format: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('xml')], {
+      description: 'Response format (or use a .json/.xml extension or Accept)',
+    }),
+  ),
+  token: Type.Optional(Type.String({ description: 'API token' })),
+});
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const BuildingParams = Type.Object({ building_id: Type.Integer({ minimum: 1 }) });

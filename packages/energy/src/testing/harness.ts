@@ -1,0 +1,43 @@
+import type { Engine } from '@app/db';
+import { isolatedDatabase } from '@app/db/testing.ts';
+import type { App } from '@app/http-kit';
+import { buildApp } from '../app.ts';
+import { createUser } from '../auth/credentials.ts';
+import { type EnergyConfig, loadEnergyConfig } from '../config.ts';
+import type { EnergyDatabase } from '../db/schema.ts';
+
+export interface Harness {
+  readonly app: App;
+  /** Creates a user and returns its id and token. */
+  user(email?: string): Promise<{ userId: number; token: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** An app on a fresh database of the given engine, with quiet logs, for `app.inject()` tests. */
+export async function energyHarness(
+  engine: Engine,
+  overrides: Partial<EnergyConfig> = {},
+): Promise<Harness> {
+  const isolated = await isolatedDatabase<EnergyDatabase>(engine);
+  // Quiet logs; the env mapping reads them like the real service would.
+  const config = loadEnergyConfig({ ENERGY_LOG_LEVEL: 'silent' }, { databaseUrl: isolated.url, ...overrides });
+  const app = await buildApp(config, { database: isolated.database, defaultMetrics: false });
+  return {
+    app,
+    async user(email) {
+      counter += 1;
+      const credentials = await createUser(
+        isolated.database.db,
+        email ?? `user${counter}@example.com`,
+        'password123',
+      );
+      return { userId: credentials.user_id, token: credentials.token };
+    },
+    async close() {
+      await app.close();
+      await isolated.drop();
+    },
+  };
+}
