@@ -68,5 +68,10 @@ export function fakeLedger(initial: Partial<Record<ProviderId, number>> = {}) {
 /** A clock the test moves by hand. */
 export function manualClock(start = Date.parse('2026-09-01T00:00:00Z')) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    advance(ms: number) {
+      now += ms;
+    },
+  };
 }
