@@ -10,11 +10,13 @@ export function bundledCatalog(): Catalog {
   return buildCatalog(readJsonFile(DEFAULT_CATALOG_PATH));
 }
 
-export function bundledUpstreams(
-  catalog: Catalog,
-  simulatorUrl: string | undefined = SIMULATOR_URL,
-): Upstreams {
-  return buildUpstreams(readJsonFile(DEFAULT_UPSTREAMS_PATH), { catalog, simulatorUrl, env: {} }).upstreams;
+/** The bundled upstreams file, on a simulator URL (null: no simulator in this process). */
+export function bundledUpstreams(catalog: Catalog, simulatorUrl: string | null = SIMULATOR_URL): Upstreams {
+  return buildUpstreams(readJsonFile(DEFAULT_UPSTREAMS_PATH), {
+    catalog,
+    simulatorUrl: simulatorUrl ?? undefined,
+    env: {},
+  }).upstreams;
 }
 
 /** A deep copy of the bundled catalog file, to break in validation tests. */
