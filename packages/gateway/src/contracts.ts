@@ -138,6 +138,12 @@ export interface Selection {
   readonly price: Price;
   /** Options as really applied on this provider (e.g. tier=standard where flex is not offered). */
   readonly options: ResolvedOptions;
+  /**
+   * False when the model has no reasoning control on this provider (its only effort is
+   * `none`): the chat path then sends no effort upstream, where any value would be rejected.
+   * Absent means true.
+   */
+  readonly reasoningControl?: boolean;
 }
 
 /** How an upstream call failed; selection and the circuit breaker act on it. */

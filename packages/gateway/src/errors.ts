@@ -76,6 +76,12 @@ export const gatewayErrors = defineErrors({
     type: 'rate_limit_error',
     message: (p: { reason: string }) => p.reason,
   },
+  upstream_invalid_request: {
+    status: 400,
+    type: 'invalid_request_error',
+    message: (p: { provider: string; reason: string }) =>
+      `The provider '${p.provider}' rejected the request: ${p.reason}`,
+  },
   upstream_error: {
     status: 502,
     type: 'api_error',
