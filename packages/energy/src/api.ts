@@ -20,6 +20,8 @@ function isPublic(request: FastifyRequest): boolean {
 
 /** Request bodies the service reads besides JSON: XML by Rails' rules, and HTML forms. */
 async function bodyParsers(api: FastifyInstance): Promise<void> {
+  // Fastify reads text/plain by default; the reference service did not, so it is a 415 here.
+  api.removeContentTypeParser('text/plain');
   await api.register(formbody);
   api.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string' }, (_request, body, done) => {
     try {

@@ -1,6 +1,7 @@
 import type { Engine } from '@app/db';
 import { isolatedDatabase } from '@app/db/testing.ts';
 import type { App } from '@app/http-kit';
+import type { Kysely } from 'kysely';
 import { buildApp } from '../app.ts';
 import { createUser } from '../auth/credentials.ts';
 import { type EnergyConfig, loadEnergyConfig } from '../config.ts';
@@ -8,6 +9,7 @@ import type { EnergyDatabase } from '../db/schema.ts';
 
 export interface Harness {
   readonly app: App;
+  readonly db: Kysely<EnergyDatabase>;
   /** Creates a user and returns its id and token. */
   user(email?: string): Promise<{ userId: number; token: string }>;
   close(): Promise<void>;
@@ -26,6 +28,7 @@ export async function energyHarness(
   const app = await buildApp(config, { database: isolated.database, defaultMetrics: false });
   return {
     app,
+    db: isolated.database.db,
     async user(email) {
       counter += 1;
       const credentials = await createUser(
@@ -40,4 +43,13 @@ export async function energyHarness(
       await isolated.drop();
     },
   };
+}
+
+/** Pins a record's timestamps so golden bodies can be compared literally. */
+export async function pinTimestamps(
+  db: Kysely<EnergyDatabase>,
+  table: 'operations' | 'buildings' | 'elevators',
+  stamp = '2013-07-26T16:09:43.000Z',
+): Promise<void> {
+  await db.updateTable(table).set({ created_at: stamp, updated_at: stamp }).execute();
 }
