@@ -28,7 +28,11 @@ describe('transport', () => {
     for (const [url, headers, format] of cases) {
       const response = await get(url, headers);
       assert.equal(response.statusCode, 200, url);
-      assert.equal(response.headers['content-type'], `application/${format}; charset=utf-8`, `${url} ${JSON.stringify(headers)}`);
+      assert.equal(
+        response.headers['content-type'],
+        `application/${format}; charset=utf-8`,
+        `${url} ${JSON.stringify(headers)}`,
+      );
     }
   });
 
@@ -71,16 +75,31 @@ describe('transport', () => {
       '<operation><__proto__><admin>1</admin></__proto__></operation>',
     ];
     for (const payload of bodies) {
-      const response = await h.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/xml' }, payload });
+      const response = await h.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/xml' },
+        payload,
+      });
       assert.equal(response.statusCode, 400, payload);
       assert.match(response.body, /<code>bad_request<\/code>/);
       assert.ok(!response.body.includes('root:'), 'no file content leaks');
     }
     const list = await get(`/api/v1/buildings/${building.json().id}/operations`);
     assert.equal(list.body, '[]');
-    const json = await h.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"name":' });
+    const json = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     assert.equal(json.statusCode, 400);
-    const array = await h.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '[1]' });
+    const array = await h.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: '[1]',
+    });
     assert.equal(array.statusCode, 400);
   });
 
@@ -115,7 +134,10 @@ describe('transport', () => {
       'application/x-www-form-urlencoded',
       'application/xml',
     ]);
-    assert.match(create.requestBody.content['application/xml'].examples.xml.value, /<weekday-open-time type="integer">800</);
+    assert.match(
+      create.requestBody.content['application/xml'].examples.xml.value,
+      /<weekday-open-time type="integer">800</,
+    );
     assert.ok(create.responses['422'].content['application/xml'].example.includes('<errors>'));
     assert.equal((await h.app.inject({ url: '/docs/' })).statusCode, 200);
   });

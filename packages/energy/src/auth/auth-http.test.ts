@@ -5,7 +5,10 @@ import { TOKENS_PER_USER } from '../repositories/users.ts';
 import { energyHarness, type Harness } from '../testing/harness.ts';
 
 const UNAUTHORIZED = {
-  error: { code: 'unauthorized', message: 'Unauthorized - ensure token is being passed with each service call.' },
+  error: {
+    code: 'unauthorized',
+    message: 'Unauthorized - ensure token is being passed with each service call.',
+  },
 };
 
 for (const { engine, skip } of testEngines()) {
@@ -30,7 +33,10 @@ for (const { engine, skip } of testEngines()) {
         '<?xml version="1.0" encoding="UTF-8"?>\n<error>\n  <code>unauthorized</code>\n' +
           '  <message>Unauthorized - ensure token is being passed with each service call.</message>\n</error>\n',
       );
-      const basic = await h.app.inject({ url: '/api/v1/fan_controls', headers: { authorization: `Basic ${token}` } });
+      const basic = await h.app.inject({
+        url: '/api/v1/fan_controls',
+        headers: { authorization: `Basic ${token}` },
+      });
       assert.equal(basic.statusCode, 401);
     });
 
@@ -89,7 +95,12 @@ for (const { engine, skip } of testEngines()) {
         payload: '<user><email>owner@example.com</email><password>password123</password></user>',
       });
       assert.equal(xml.statusCode, 200);
-      assert.match(xml.body, new RegExp(`^<\\?xml version="1.0" encoding="UTF-8"\\?>\\n<hash>\\n  <user-id type="integer">${userId}</user-id>\\n  <token type="string">[A-Za-z0-9_-]{43}</token>\\n</hash>\\n$`));
+      assert.match(
+        xml.body,
+        new RegExp(
+          `^<\\?xml version="1.0" encoding="UTF-8"\\?>\\n<hash>\\n  <user-id type="integer">${userId}</user-id>\\n  <token type="string">[A-Za-z0-9_-]{43}</token>\\n</hash>\\n$`,
+        ),
+      );
     });
 
     test('wrong password and unknown email are the same 401; missing fields 422', async () => {
@@ -99,9 +110,15 @@ for (const { engine, skip } of testEngines()) {
       ]) {
         const response = await h.app.inject({ method: 'POST', url: '/api/v1/users/authenticate', payload });
         assert.equal(response.statusCode, 401);
-        assert.deepEqual(response.json(), { error: { code: 'invalid_credentials', message: 'Invalid email or password.' } });
+        assert.deepEqual(response.json(), {
+          error: { code: 'invalid_credentials', message: 'Invalid email or password.' },
+        });
       }
-      const missing = await h.app.inject({ method: 'POST', url: '/api/v1/users/authenticate', payload: { email: 'a@b.c' } });
+      const missing = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/users/authenticate',
+        payload: { email: 'a@b.c' },
+      });
       assert.equal(missing.statusCode, 422);
       assert.deepEqual(missing.json(), { errors: { password: ["can't be blank"] } });
     });

@@ -60,7 +60,12 @@ for (const { engine, skip } of testEngines()) {
       h = await energyHarness(engine);
       const { token } = await h.user();
       auth = { authorization: `Bearer ${token}` };
-      const building = await h.app.inject({ method: 'POST', url: '/api/v1/buildings', headers: auth, payload: { name: 'HQ' } });
+      const building = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/buildings',
+        headers: auth,
+        payload: { name: 'HQ' },
+      });
       buildingId = building.json().id;
     });
     after(() => h?.close());
@@ -77,7 +82,10 @@ for (const { engine, skip } of testEngines()) {
       const json = await h.app.inject({ url: `/api/v1/buildings/${buildingId}/operations`, headers: auth });
       assert.equal(json.statusCode, 200);
       assert.equal(json.body, '[]');
-      const xml = await h.app.inject({ url: `/api/v1/buildings/${buildingId}/operations.xml`, headers: auth });
+      const xml = await h.app.inject({
+        url: `/api/v1/buildings/${buildingId}/operations.xml`,
+        headers: auth,
+      });
       assert.equal(xml.body, '<?xml version="1.0" encoding="UTF-8"?>\n<operations type="array"/>\n');
       assert.equal(xml.headers['content-type'], 'application/xml; charset=utf-8');
     });
@@ -97,14 +105,23 @@ for (const { engine, skip } of testEngines()) {
     });
 
     test('a list holds every operation of the building in both formats', async () => {
-      const json = await h.app.inject({ url: `/api/v1/buildings/${buildingId}/operations.json`, headers: auth });
+      const json = await h.app.inject({
+        url: `/api/v1/buildings/${buildingId}/operations.json`,
+        headers: auth,
+      });
       assert.equal(json.body, `[${GOLDEN_JSON}]`);
-      const xml = await h.app.inject({ url: `/api/v1/buildings/${buildingId}/operations?format=xml`, headers: auth });
+      const xml = await h.app.inject({
+        url: `/api/v1/buildings/${buildingId}/operations?format=xml`,
+        headers: auth,
+      });
       const inner = GOLDEN_XML.split('\n')
         .slice(1, -1)
         .map((line) => `  ${line}`)
         .join('\n');
-      assert.equal(xml.body, `<?xml version="1.0" encoding="UTF-8"?>\n<operations type="array">\n${inner}\n</operations>\n`);
+      assert.equal(
+        xml.body,
+        `<?xml version="1.0" encoding="UTF-8"?>\n<operations type="array">\n${inner}\n</operations>\n`,
+      );
     });
 
     test('XML in (Rails to_xml of the spec names), JSON out', async () => {
@@ -163,9 +180,12 @@ for (const { engine, skip } of testEngines()) {
     });
 
     test('form-encoded, bracketed and query-string parameters', async () => {
-      const form = await create('operation%5Bname%5D=Form&operation%5Bweekdays_open_time%5D=8%3A00+p.m.&saturday_open=f', {
-        'content-type': 'application/x-www-form-urlencoded',
-      });
+      const form = await create(
+        'operation%5Bname%5D=Form&operation%5Bweekdays_open_time%5D=8%3A00+p.m.&saturday_open=f',
+        {
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+      );
       assert.equal(form.statusCode, 201, form.body);
       assert.equal(form.json().name, 'Form');
       assert.equal(form.json().weekday_open_time, '2000');
@@ -176,11 +196,16 @@ for (const { engine, skip } of testEngines()) {
         headers: auth,
       });
       assert.equal(query.statusCode, 201, query.body);
-      assert.deepEqual([query.json().name, query.json().total_occupants, query.json().setpoint_heating], ['Query', 12, 68]);
+      assert.deepEqual(
+        [query.json().name, query.json().total_occupants, query.json().setpoint_heating],
+        ['Query', 12, 68],
+      );
     });
 
     test('invalid values are 422 with per-field messages, in JSON and XML; nothing is stored', async () => {
-      const before = (await h.app.inject({ url: `/api/v1/buildings/${buildingId}/operations`, headers: auth })).json().length;
+      const before = (
+        await h.app.inject({ url: `/api/v1/buildings/${buildingId}/operations`, headers: auth })
+      ).json().length;
       const bad = {
         weekdays_open_time: '25:00',
         saturday_close_time: 'noon',
@@ -210,12 +235,19 @@ for (const { engine, skip } of testEngines()) {
         '<?xml version="1.0" encoding="UTF-8"?>\n<errors>\n' +
           '  <error>Sunday open time is not a valid time (use HHMM such as 0800, 20:00 or 8:00 am)</error>\n</errors>\n',
       );
-      const after = (await h.app.inject({ url: `/api/v1/buildings/${buildingId}/operations`, headers: auth })).json().length;
+      const after = (
+        await h.app.inject({ url: `/api/v1/buildings/${buildingId}/operations`, headers: auth })
+      ).json().length;
       assert.equal(after, before);
     });
 
     test('elevator_id must name an elevator of the same building', async () => {
-      const other = await h.app.inject({ method: 'POST', url: '/api/v1/buildings', headers: auth, payload: { name: 'Annex' } });
+      const other = await h.app.inject({
+        method: 'POST',
+        url: '/api/v1/buildings',
+        headers: auth,
+        payload: { name: 'Annex' },
+      });
       const foreign = await h.app.inject({
         method: 'POST',
         url: `/api/v1/buildings/${other.json().id}/elevators`,
@@ -230,11 +262,17 @@ for (const { engine, skip } of testEngines()) {
       });
       const rejected = await create({ elevator_id: foreign.json().id });
       assert.equal(rejected.statusCode, 422);
-      assert.deepEqual(rejected.json(), { errors: { elevator_id: ['must name an elevator of the same building'] } });
+      assert.deepEqual(rejected.json(), {
+        errors: { elevator_id: ['must name an elevator of the same building'] },
+      });
       assert.equal((await create({ elevator_id: 999999 })).statusCode, 422);
       const accepted = await create({ elevator_id: own.json().id });
       assert.equal(accepted.statusCode, 201);
-      const row = await h.db.selectFrom('operations').select('elevator_id').where('id', '=', accepted.json().id).executeTakeFirst();
+      const row = await h.db
+        .selectFrom('operations')
+        .select('elevator_id')
+        .where('id', '=', accepted.json().id)
+        .executeTakeFirst();
       assert.equal(row?.elevator_id, own.json().id);
     });
 
@@ -251,13 +289,25 @@ for (const { engine, skip } of testEngines()) {
       assert.equal(update.body, '');
       const shown = (await h.app.inject({ url: `/api/v1/operations/${id}`, headers: auth })).json();
       assert.deepEqual([shown.name, shown.total_occupants, shown.weekday_open_time], ['After', null, '0800']);
-      const patch = await h.app.inject({ method: 'PATCH', url: `/api/v1/operations/${id}`, headers: auth, payload: { total_occupants: 'x' } });
+      const patch = await h.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/operations/${id}`,
+        headers: auth,
+        payload: { total_occupants: 'x' },
+      });
       assert.equal(patch.statusCode, 422);
-      const removed = await h.app.inject({ method: 'DELETE', url: `/api/v1/operations/${id}`, headers: auth });
+      const removed = await h.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/operations/${id}`,
+        headers: auth,
+      });
       assert.equal(removed.statusCode, 204);
       assert.equal(removed.body, '');
       assert.equal((await h.app.inject({ url: `/api/v1/operations/${id}`, headers: auth })).statusCode, 404);
-      assert.equal((await h.app.inject({ method: 'DELETE', url: `/api/v1/operations/${id}`, headers: auth })).statusCode, 404);
+      assert.equal(
+        (await h.app.inject({ method: 'DELETE', url: `/api/v1/operations/${id}`, headers: auth })).statusCode,
+        404,
+      );
     });
 
     test("another user's operations and buildings are 404, never a leak", async () => {
@@ -276,7 +326,10 @@ for (const { engine, skip } of testEngines()) {
         const response = await h.app.inject({ ...request, headers: as });
         assert.equal(response.statusCode, 404, `${request.method} ${request.url}`);
         if (request.url.endsWith('.xml')) assert.match(response.body, /<code>not_found<\/code>/);
-        else assert.deepEqual(response.json(), { error: { code: 'not_found', message: 'Unsupported operation' } });
+        else
+          assert.deepEqual(response.json(), {
+            error: { code: 'not_found', message: 'Unsupported operation' },
+          });
       }
       const own = (await h.app.inject({ url: '/api/v1/operations/1', headers: auth })).json();
       assert.equal(own.name, 'Office & lab');

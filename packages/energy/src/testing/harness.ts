@@ -18,13 +18,13 @@ export interface Harness {
 let counter = 0;
 
 /** An app on a fresh database of the given engine, with quiet logs, for `app.inject()` tests. */
-export async function energyHarness(
-  engine: Engine,
-  overrides: Partial<EnergyConfig> = {},
-): Promise<Harness> {
+export async function energyHarness(engine: Engine, overrides: Partial<EnergyConfig> = {}): Promise<Harness> {
   const isolated = await isolatedDatabase<EnergyDatabase>(engine);
   // Quiet logs; the env mapping reads them like the real service would.
-  const config = loadEnergyConfig({ ENERGY_LOG_LEVEL: 'silent' }, { databaseUrl: isolated.url, ...overrides });
+  const config = loadEnergyConfig(
+    { ENERGY_LOG_LEVEL: 'silent' },
+    { databaseUrl: isolated.url, ...overrides },
+  );
   const app = await buildApp(config, { database: isolated.database, defaultMetrics: false });
   return {
     app,

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { openDatabase } from '@app/db';
+import { hashToken } from '../auth/tokens.ts';
+import type { EnergyDatabase } from '../db/schema.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'energyctl-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const url = `sqlite:${join(dir, 'energy.db')}`;
+const bin = join(import.meta.dirname, '../../bin/energyctl.js');
+
+function run(args: string[], env: Record<string, string> = { ENERGY_DATABASE_URL: url }) {
+  return spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+}
+
+test('users add creates a user and prints its id and token; the token is stored hashed', async () => {
+  const result = run(['users', 'add', '--email', 'ops@example.com', '--password', 'secret-password']);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /^\{"user_id": 1, "token": "[A-Za-z0-9_-]{43}"\}\n$/);
+  const { token } = JSON.parse(result.stdout);
+  const database = await openDatabase<EnergyDatabase>(url);
+  try {
+    const row = await database.db.selectFrom('api_tokens').selectAll().executeTakeFirstOrThrow();
+    assert.equal(row.token_hash, hashToken(token));
+    const user = await database.db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
+    assert.equal(user.email, 'ops@example.com');
+    assert.ok(!user.password_hash.includes('secret-password'));
+  } finally {
+    await database.close();
+  }
+});
+
+test('a taken email, a bad email, a short password and bad usage fail with a message', () => {
+  const duplicate = run(['users', 'add', '--email', 'OPS@example.com', '--password', 'secret-password']);
+  assert.equal(duplicate.status, 1);
+  assert.match(duplicate.stderr, /already exists/);
+  assert.equal(duplicate.stdout, '');
+  assert.equal(run(['users', 'add', '--email', 'nope', '--password', 'secret-password']).status, 2);
+  assert.equal(run(['users', 'add', '--email', 'a@b.co', '--password', 'short']).status, 2);
+  const usage = run(['users', 'remove']);
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /usage: energyctl users add/);
+});
+
+test('configuration errors name the variable', () => {
+  const result = run(['users', 'add', '--email', 'x@example.com', '--password', 'secret-password'], {
+    ENERGY_DATABASE_URL: url,
+    ENERGY_LOG_LEVEL: 'loud',
+  });
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, /ENERGY_LOG_LEVEL/);
+});

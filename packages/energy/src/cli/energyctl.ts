@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { migrateToLatest, openDatabase } from '@app/db';
+import { ConfigError } from '@app/http-kit';
+import { createUser, isEmail, MIN_PASSWORD_LENGTH } from '../auth/credentials.ts';
+import { loadEnergyConfig } from '../config.ts';
+import { energyMigrations } from '../db/migrations.ts';
+import type { EnergyDatabase } from '../db/schema.ts';
+import { DuplicateEmailError } from '../repositories/users.ts';
+
+const USAGE = `usage: energyctl users add --email EMAIL --password PASSWORD
+
+Creates a user of the energy asset service in the database named by ENERGY_DATABASE_URL
+(default sqlite:./data/energy.db) and prints {"user_id": N, "token": "..."}.`;
+
+class UsageError extends Error {}
+
+function readUserArgs(argv: readonly string[]): { email: string; password: string } {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+  });
+  if (values.help || positionals[0] !== 'users' || positionals[1] !== 'add' || positionals.length !== 2) {
+    throw new UsageError(USAGE);
+  }
+  const email = values.email?.trim() ?? '';
+  const password = values.password ?? '';
+  if (!isEmail(email)) throw new UsageError('energyctl: --email must be an email address');
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw new UsageError(`energyctl: --password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  return { email, password };
+}
+
+/** Runs the command; returns the exit code. Output goes to the given writers (tests pass their own). */
+export async function energyctl(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  try {
+    const { email, password } = readUserArgs(argv);
+    const config = loadEnergyConfig(env);
+    const database = await openDatabase<EnergyDatabase>(config.databaseUrl);
+    try {
+      await migrateToLatest(database.db, energyMigrations);
+      const credentials = await createUser(database.db, email, password);
+      out(`{"user_id": ${credentials.user_id}, "token": ${JSON.stringify(credentials.token)}}`);
+      return 0;
+    } finally {
+      await database.close();
+    }
+  } catch (error) {
+    if (error instanceof UsageError) err(error.message);
+    else if (error instanceof ConfigError || error instanceof DuplicateEmailError)
+      err(`energyctl: ${error.message}`);
+    else err(`energyctl: failed: ${error instanceof Error ? error.message : String(error)}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+if (import.meta.main) {
+  process.exitCode = await energyctl(process.argv.slice(2), process.env, console.log, console.error);
+}
