@@ -50,7 +50,13 @@ export function balance(remainingMicros: number): BucketBalance {
 export function fakeLedger(initial: Partial<Record<ProviderId, number>> = {}) {
   let remaining: Partial<Record<ProviderId, number>> = { ...initial };
   let calls = 0;
-  const ledger: Pick<Ledger, 'balances'> = {
+  const unused = async (): Promise<never> => {
+    throw new Error('routing never reserves, settles or releases');
+  };
+  const ledger: Ledger = {
+    reserve: unused,
+    settle: unused,
+    release: unused,
     async balances() {
       calls += 1;
       return Object.fromEntries(

@@ -84,13 +84,17 @@ interface Declared {
   readonly entry: EndpointEntry;
 }
 
-function declaredEndpoints(
-  file: UpstreamsFile,
-  catalog: Catalog,
-): { found: Map<string, Declared>; problems: string[] } {
+interface Scan {
+  /** Valid endpoint entries by key (`provider` or `provider/family`). */
+  readonly found: Map<string, Declared>;
+  /** Every key present in the file, valid or not (coverage is not reported twice). */
+  readonly present: Set<string>;
+  readonly problems: string[];
+}
+
+function declaredEndpoints(file: UpstreamsFile, catalog: Catalog): Scan {
   const families = new Set(catalog.models.map((model) => model.family));
-  const found = new Map<string, Declared>();
-  const problems: string[] = [];
+  const scan: Scan = { found: new Map(), present: new Set(), problems: [] };
   for (const provider of PROVIDERS) {
     const section = file.providers[provider];
     if (!section) continue;
@@ -99,29 +103,33 @@ function declaredEndpoints(
       entries.push([provider, `providers.${provider}.default`, section.default]);
     for (const [family, value] of Object.entries(section.families ?? {})) {
       if (!families.has(family))
-        problems.push(`providers.${provider}.families.${family}: unknown model family`);
+        scan.problems.push(`providers.${provider}.families.${family}: unknown model family`);
       entries.push([`${provider}/${family}`, `providers.${provider}.families.${family}`, value]);
     }
     for (const [key, path, value] of entries) {
+      scan.present.add(key);
       const own = endpointProblems(value, path);
-      problems.push(...own);
-      if (own.length === 0) found.set(key, { path, entry: value as EndpointEntry });
+      scan.problems.push(...own);
+      if (own.length === 0) scan.found.set(key, { path, entry: value as EndpointEntry });
     }
   }
-  return { found, problems };
+  return scan;
 }
 
-function coverageProblems(catalog: Catalog, found: ReadonlyMap<string, Declared>): string[] {
-  const problems = new Set<string>();
+/** One problem per (provider, family) of the catalog that the file gives no endpoint. */
+function coverageProblems(catalog: Catalog, present: ReadonlySet<string>): string[] {
+  const problems = new Map<string, string>();
   for (const model of catalog.models) {
     for (const provider of model.offers.keys()) {
-      if (found.has(`${provider}/${model.family}`) || found.has(provider)) continue;
-      problems.add(
+      const key = `${provider}/${model.family}`;
+      if (present.has(key) || present.has(provider) || problems.has(key)) continue;
+      problems.set(
+        key,
         `providers.${provider}: serves family '${model.family}' (e.g. ${model.id}) in the catalog but has no endpoint (set providers.${provider}.default or providers.${provider}.families.${model.family})`,
       );
     }
   }
-  return [...problems];
+  return [...problems.values()];
 }
 
 /**
@@ -135,8 +143,8 @@ export function buildUpstreams(
   const source = options.source ?? 'upstreams file';
   const shape = schemaProblems(UpstreamsFileSchema, input);
   if (shape.length > 0) throw new CatalogError(source, shape);
-  const { found, problems } = declaredEndpoints(input as UpstreamsFile, options.catalog);
-  problems.push(...coverageProblems(options.catalog, found));
+  const { found, present, problems } = declaredEndpoints(input as UpstreamsFile, options.catalog);
+  problems.push(...coverageProblems(options.catalog, present));
   const resolved = new Map<string, Endpoint>();
   const warnings: string[] = [];
   for (const [key, { path, entry }] of found) {

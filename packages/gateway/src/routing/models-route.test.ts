@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { isolatedDatabase } from '@app/db/testing.ts';
+import type { App } from '@app/http-kit';
+import OpenAI from 'openai';
+import { setAllocation } from '../access/admin.ts';
+import { seedAccount } from '../access/testing.ts';
+import { buildApp } from '../app.ts';
+import { type GatewayConfig, loadGatewayConfig } from '../config.ts';
+import type { GatewayDatabase } from '../db/schema.ts';
+import { SIMULATOR_URL } from './testing.ts';
+
+interface ModelEntry {
+  id: string;
+  object: string;
+  created: number;
+  owned_by: string;
+  alias_of?: string;
+  aliases: string[];
+  simulated: boolean;
+  context_window: number;
+  modifiers: Record<string, string[]>;
+  capabilities: Record<string, boolean>;
+  providers: { id: string; simulated: boolean; prices: Record<string, Record<string, number>> }[];
+}
+
+let app: App;
+let config: GatewayConfig;
+let token: string;
+let close: () => Promise<void>;
+let database: Awaited<ReturnType<typeof isolatedDatabase<GatewayDatabase>>>['database'];
+
+before(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-models-'));
+  const isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
+  database = isolated.database;
+  config = loadGatewayConfig({}, { overrides: { dataDir, logLevel: 'silent' } });
+  app = await buildApp(config, { database, simulatorUrl: SIMULATOR_URL, defaultMetrics: false });
+  ({ token } = await seedAccount(database, {
+    email: 'ada@example.com',
+    projectSlug: 'apollo',
+    allocations: { cloud_b: 5 },
+    config,
+  }));
+  close = async () => {
+    await app.close();
+    await isolated.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+});
+after(() => close());
+
+async function list(): Promise<ModelEntry[]> {
+  const response = await app.inject({ url: '/v1/models', headers: { authorization: `Bearer ${token}` } });
+  assert.equal(response.statusCode, 200, response.body);
+  const body = response.json() as { object: string; data: ModelEntry[] };
+  assert.equal(body.object, 'list');
+  return body.data;
+}
+
+test('lists only models with a provider this project has budget for, in OpenAI shape', async () => {
+  const data = await list();
+  assert.ok(data.length > 0);
+  for (const entry of data) {
+    assert.equal(entry.object, 'model');
+    assert.equal(typeof entry.created, 'number');
+    assert.deepEqual(
+      entry.providers.map((p) => p.id),
+      ['cloud_b'],
+      entry.id,
+    );
+  }
+  const owners = new Set(data.map((entry) => entry.owned_by));
+  assert.deepEqual(
+    [...owners].sort(),
+    ['anthropic', 'google'],
+    'no OpenAI model: no budget on developer/cloud_c',
+  );
+});
+
+test('an exact version carries its aliases, accepted modifiers, prices, capabilities and the simulated flag', async () => {
+  const data = await list();
+  const sonnet = data.find((entry) => entry.id === 'claude-sonnet-4-6');
+  assert.ok(sonnet);
+  assert.deepEqual(sonnet.aliases, ['claude-sonnet']);
+  assert.equal(sonnet.owned_by, 'anthropic');
+  assert.equal(sonnet.created, Date.parse('2026-02-17T00:00:00Z') / 1000);
+  assert.equal(sonnet.context_window, 1_000_000);
+  assert.equal(sonnet.simulated, true);
+  assert.deepEqual(sonnet.modifiers, {
+    effort: ['none', 'minimal', 'low', 'medium', 'high', 'max'],
+    tier: [],
+    compression: ['nocompress'],
+  });
+  assert.equal(sonnet.capabilities.web_search, true);
+  assert.deepEqual(sonnet.providers[0]?.prices, {
+    standard: { input_per_mtok: 3, cached_input_per_mtok: 0.3, output_per_mtok: 15 },
+  });
+  const flash = data.find((entry) => entry.id === 'gemini-2.5-flash');
+  assert.deepEqual(flash?.modifiers.tier, ['flex']);
+  assert.equal(flash?.providers[0]?.prices.flex?.output_per_mtok, 1.25);
+});
+
+test('aliases are entries of their own pointing at the exact version', async () => {
+  const data = await list();
+  const alias = data.find((entry) => entry.id === 'claude-sonnet');
+  assert.equal(alias?.alias_of, 'claude-sonnet-4-6');
+  assert.equal(alias?.context_window, 1_000_000);
+  assert.equal(data.find((entry) => entry.id === 'claude-sonnet-4-6')?.alias_of, undefined);
+});
+
+test('the list is computed live: a new allocation adds that provider at once', async () => {
+  await setAllocation(database.db, { slug: 'apollo', provider: 'cloud_a', usd: 3 });
+  const opus = (await list()).find((entry) => entry.id === 'claude-opus-4-8');
+  assert.deepEqual(
+    opus?.providers.map((p) => p.id),
+    ['cloud_a', 'cloud_b'],
+  );
+  await setAllocation(database.db, { slug: 'apollo', provider: 'cloud_a', usd: 0 });
+  const again = (await list()).find((entry) => entry.id === 'claude-opus-4-8');
+  assert.deepEqual(
+    again?.providers.map((p) => p.id),
+    ['cloud_b'],
+  );
+});
+
+test('without a token the list is 401 in the OpenAI error envelope', async () => {
+  const response = await app.inject({ url: '/v1/models' });
+  assert.equal(response.statusCode, 401);
+  assert.equal(response.json().error.code, 'missing_token');
+});
+
+test('the OpenAI SDK lists the models through a listening gateway', async () => {
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const client = new OpenAI({ baseURL: `${address}/v1`, apiKey: token, maxRetries: 0 });
+  const ids: string[] = [];
+  for await (const model of client.models.list()) ids.push(model.id);
+  assert.ok(ids.includes('claude-haiku-4-5-20251001'));
+  assert.ok(ids.includes('claude-haiku'));
+  assert.ok(!ids.some((id) => id.startsWith('gpt-')));
+});
+
+test('the OpenAPI document describes GET /v1/models with bearer auth', async () => {
+  const spec = (await app.inject({ url: '/openapi.json' })).json();
+  const operation = spec.paths['/v1/models'].get;
+  assert.deepEqual(operation.security, [{ bearerAuth: [] }]);
+  assert.ok(operation.responses['200'].content['application/json'].schema.properties.data);
+});
