@@ -1,0 +1,39 @@
+/**
+ * `X-Gateway-Applied` goes on every response of the chat route, errors included, with the keys
+ * decided before the request ended. Each stage records what it decided in the request's state;
+ * one onSend hook writes the headers, so no error path can forget them.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ProviderId, ResolvedOptions } from '../contracts.ts';
+import { APPLIED_HEADER, formatApplied, formatIgnored, IGNORED_HEADER } from '../routing/applied-header.ts';
+
+export interface AppliedState {
+  model?: string;
+  provider?: ProviderId;
+  options?: Partial<ResolvedOptions>;
+  ignored?: readonly string[];
+}
+
+const states = new WeakMap<FastifyRequest, AppliedState>();
+
+export function appliedState(request: FastifyRequest): AppliedState {
+  let state = states.get(request);
+  if (!state) {
+    state = {};
+    states.set(request, state);
+  }
+  return state;
+}
+
+export function writeAppliedHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  const state = states.get(request) ?? {};
+  reply.header(APPLIED_HEADER, formatApplied(state));
+  const ignored = state.ignored ? formatIgnored(state.ignored) : undefined;
+  if (ignored !== undefined) reply.header(IGNORED_HEADER, ignored);
+}
+
+/** onSend hook of the chat route. */
+export async function appliedHeadersHook(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  writeAppliedHeaders(request, reply);
+  return payload;
+}

@@ -1,0 +1,104 @@
+/**
+ * POST /v1/chat/completions, top to bottom: authenticate -> resolve model and options ->
+ * select provider and reserve budget -> translate -> call upstream -> respond (JSON or SSE),
+ * settling the ledger and reporting to the router as the call ends.
+ */
+import { findAdapter } from '@app/provider-adapters';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessControl, Ledger, Router } from '../contracts.ts';
+import { gatewayErrors } from '../errors.ts';
+import type { Upstream } from '../upstream/index.ts';
+import { appliedState } from './applied.ts';
+import { respondJson } from './complete.ts';
+import { estimatePromptTokens, maxOutputTokens } from './estimate.ts';
+import { adapterOptions, asChatRequest, isStream, needsOf, routingHeaders, wantsUsage } from './inputs.ts';
+import { Meter } from './metering.ts';
+import type { ChatRequestBody } from './request-schema.ts';
+import { selectAndReserve } from './select-and-reserve.ts';
+import { respondStream } from './stream.ts';
+import { UpstreamCall } from './upstream-call.ts';
+
+export interface HandlerDeps {
+  readonly access: AccessControl;
+  readonly ledger: Ledger;
+  readonly router: Router;
+  readonly upstream: Upstream;
+  readonly log: FastifyBaseLogger;
+  /** Ledger writes and router reports still running after their response was sent. */
+  readonly pending: Set<Promise<unknown>>;
+}
+
+export function chatHandler(deps: HandlerDeps) {
+  return async function chatCompletions(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const body = request.body as ChatRequestBody;
+    const applied = appliedState(request);
+
+    const principal = await deps.access.authenticate(request);
+
+    const plan = deps.router.resolve(body.model, routingHeaders(request.headers, body));
+    applied.model = plan.model;
+    applied.options = plan.options;
+    applied.ignored = plan.ignored;
+
+    const promptTokens = estimatePromptTokens(body);
+    const { selection, reservation } = await selectAndReserve(deps, {
+      plan,
+      principal,
+      needs: needsOf(body),
+      promptTokens,
+      outputTokens: maxOutputTokens(body, plan),
+      onSelected: (chosen) => {
+        applied.provider = chosen.provider;
+        applied.options = chosen.options;
+      },
+    });
+    const meter = new Meter({
+      ledger: deps.ledger,
+      reservation,
+      price: selection.price,
+      model: plan.model,
+      promptEstimate: promptTokens,
+      log: request.log,
+      pending: deps.pending,
+    });
+
+    try {
+      const adapter = findAdapter(selection.target.adapter);
+      if (!adapter) throw gatewayErrors.create('internal', {});
+      const upstreamRequest = adapter.buildRequest({
+        request: asChatRequest(body),
+        upstreamModel: selection.target.upstreamModel,
+        options: adapterOptions(selection),
+      });
+      const call = new UpstreamCall({
+        ...deps,
+        log: request.log,
+        adapter,
+        request: upstreamRequest,
+        plan,
+        selection,
+        principal,
+        meter,
+        reply,
+      });
+      if (isStream(body)) {
+        const options = {
+          includeUsage: wantsUsage(body),
+          keepAliveMs: deps.upstream.config.streamKeepAliveMs,
+        };
+        if (await respondStream(call, options)) return reply;
+      } else {
+        const completion = await respondJson(call);
+        if (completion !== undefined) return completion;
+      }
+      // The client has gone: there is no one to answer.
+      reply.hijack();
+      reply.raw.destroy();
+      return undefined;
+    } finally {
+      // A fault of the gateway itself before the call ended: give the budget back (a no-op
+      // when the call already settled or released it).
+      if (!reply.sent && !reply.raw.headersSent) meter.release('gateway error');
+    }
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Set-up of the chat path's HTTP tests: the real gateway (access, routing, ledger on a temp
+ * SQLite database) in front of a real simulator, with a seeded account and its token.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Database } from '@app/db';
+import { isolatedDatabase } from '@app/db/testing.ts';
+import type { App } from '@app/http-kit';
+import { type Behaviour, type Simulator, startSimulator } from '@app/upstream-simulator';
+import type { Selectable } from 'kysely';
+import { seedAccount } from '../access/testing.ts';
+import { buildApp } from '../app.ts';
+import { type GatewayConfig, loadGatewayConfig } from '../config.ts';
+import type { Principal, ProviderId } from '../contracts.ts';
+import type { GatewayDatabase, UsageTable } from '../db/schema.ts';
+
+export interface ChatTestOptions {
+  /** Simulator behaviour for every request (requests can add their own `x_simulator`). */
+  readonly behaviour?: Behaviour;
+  readonly allocations?: Partial<Record<ProviderId, number>>;
+  readonly upstream?: Record<string, unknown>;
+  /** Replaces the bundled simulated upstreams: every provider at `baseUrl` with this timeout. */
+  readonly endpoint?: { readonly baseUrl?: string; readonly timeoutMs?: number };
+}
+
+export interface ChatTestApp {
+  readonly app: App;
+  readonly sim: Simulator;
+  readonly token: string;
+  readonly principal: Principal;
+  readonly config: GatewayConfig;
+  readonly database: Database<GatewayDatabase>;
+  headers(extra?: Record<string, string>): Record<string, string>;
+  /** Usage rows once none is `reserved` any more (ledger writes finish after the response). */
+  settledUsage(count: number): Promise<UsageRow[]>;
+  close(): Promise<void>;
+}
+
+export type UsageRow = Selectable<UsageTable>;
+
+function writeUpstreams(
+  dir: string,
+  endpoint: NonNullable<ChatTestOptions['endpoint']>,
+  simUrl: string,
+): string {
+  const entry = {
+    adapter: 'openai-compatible',
+    baseUrl: endpoint.baseUrl ?? simUrl,
+    timeoutMs: endpoint.timeoutMs ?? 120_000,
+  };
+  const providers = Object.fromEntries(
+    ['developer', 'cloud_a', 'cloud_b', 'cloud_c'].map((p) => [p, { default: entry }]),
+  );
+  const path = join(dir, 'upstreams.json');
+  writeFileSync(path, JSON.stringify({ providers }));
+  return path;
+}
+
+export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatTestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-chat-'));
+  const sim = await startSimulator(options.behaviour ? { behaviour: options.behaviour } : {});
+  const isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
+  const routing = options.endpoint
+    ? { upstreamsPath: writeUpstreams(dataDir, options.endpoint, sim.baseUrl) }
+    : {};
+  const config = loadGatewayConfig(
+    {},
+    { overrides: { dataDir, logLevel: 'silent', routing, upstream: options.upstream ?? {} } },
+  );
+  const app = await buildApp(config, {
+    database: isolated.database,
+    simulatorUrl: sim.baseUrl,
+    defaultMetrics: false,
+  });
+  const { token, principal } = await seedAccount(isolated.database, {
+    email: 'ada@example.com',
+    projectSlug: 'apollo',
+    allocations: options.allocations ?? { developer: 10, cloud_a: 10, cloud_b: 10, cloud_c: 10 },
+    config,
+  });
+  const db = isolated.database.db;
+  return {
+    app,
+    sim,
+    token,
+    principal,
+    config,
+    database: isolated.database,
+    headers: (extra = {}) => ({ authorization: `Bearer ${token}`, ...extra }),
+    async settledUsage(count) {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const rows = await db.selectFrom('usage').selectAll().orderBy('id').execute();
+        const done = rows.length >= count && rows.every((row) => row.status !== 'reserved');
+        if (done || Date.now() > deadline) return rows;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    close: async () => {
+      await app.close();
+      await sim.close();
+      await isolated.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Splits an SSE body into its events: `data` payloads (parsed unless [DONE]) and comments. */
+export function sseEvents(text: string): Array<{ comment: string } | { data: unknown } | { done: true }> {
+  return text
+    .split('\n\n')
+    .filter((block) => block !== '')
+    .map((block) => {
+      if (block.startsWith(':')) return { comment: block.slice(1).trim() };
+      const data = block.replace(/^data: /, '');
+      return data === '[DONE]' ? { done: true as const } : { data: JSON.parse(data) as unknown };
+    });
+}
