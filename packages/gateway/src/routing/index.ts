@@ -8,7 +8,7 @@ import { buildCatalog, type Catalog, CatalogError } from './catalog.ts';
 import type { RoutingConfig } from './config.ts';
 import { modelsRoutes } from './models-route.ts';
 import { createRouter } from './router.ts';
-import { memoryStickyStore, redisStickyStore } from './sticky-store.ts';
+import { memoryStickyStore, redisStickyStore, resilientStickyStore } from './sticky-store.ts';
 import { buildUpstreams } from './upstreams.ts';
 
 export interface RoutingDeps {
@@ -70,9 +70,16 @@ export async function createRouting(deps: RoutingDeps): Promise<Routing> {
     source: upstreamsPath,
   });
   for (const warning of warnings) deps.log.warn(warning);
+  deps.log.info(
+    { catalog: catalogPath, upstreams: upstreamsPath, models: catalog.models.length },
+    'model catalog loaded',
+  );
   const idleMs = deps.config.stickyIdleSeconds * 1000;
   const sticky = deps.redis
-    ? redisStickyStore(deps.redis, { idleMs, now })
+    ? resilientStickyStore(redisStickyStore(deps.redis, { idleMs, now }), {
+        warn: (err, message) => deps.log.warn({ err }, message),
+        now,
+      })
     : memoryStickyStore({ idleMs, now });
   const breakers = new CircuitBreakers({
     failures: deps.config.breakerFailures,

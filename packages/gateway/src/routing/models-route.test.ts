@@ -11,7 +11,10 @@ import { seedAccount } from '../access/testing.ts';
 import { buildApp } from '../app.ts';
 import { type GatewayConfig, loadGatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
-import { SIMULATOR_URL } from './testing.ts';
+import { CircuitBreakers } from './breaker.ts';
+import { listModels } from './models-route.ts';
+import { balance, bundledCatalog, bundledUpstreams, manualClock, SIMULATOR_URL } from './testing.ts';
+import { buildUpstreams } from './upstreams.ts';
 
 interface ModelEntry {
   id: string;
@@ -148,4 +151,59 @@ test('the OpenAPI document describes GET /v1/models with bearer auth', async () 
   const operation = spec.paths['/v1/models'].get;
   assert.deepEqual(operation.security, [{ bearerAuth: [] }]);
   assert.ok(operation.responses['200'].content['application/json'].schema.properties.data);
+});
+
+// ---- listModels without HTTP: circuits, real endpoints, empty buckets ----------------------
+
+const catalog = bundledCatalog();
+
+test('a provider whose circuit is open is not listed; half-open is listed again', () => {
+  const clock = manualClock();
+  const breakers = new CircuitBreakers({ failures: 1, cooldownMs: 1000, now: clock.now });
+  const deps = { catalog, upstreams: bundledUpstreams(catalog), breakers };
+  const balances = { developer: balance(10), cloud_c: balance(10) };
+  breakers.record('cloud_c', 'connection');
+  const open = listModels(deps, balances).data.find((entry) => entry.id === 'gpt-5.5-2026-04-23');
+  assert.deepEqual(
+    open?.providers.map((p) => p.id),
+    ['developer'],
+  );
+  breakers.record('developer', 'timeout');
+  assert.equal(listModels(deps, balances).data.length, 0, 'no usable provider: no OpenAI model');
+  clock.advance(1000);
+  assert.ok(listModels(deps, balances).data.some((entry) => entry.id === 'gpt-5.5'));
+});
+
+test('a model on a real endpoint is not labelled simulated', () => {
+  const local = { default: { adapter: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' } };
+  const sim = { default: { adapter: 'openai-compatible', baseUrl: 'simulator' } };
+  const { upstreams } = buildUpstreams(
+    { providers: { developer: local, cloud_a: sim, cloud_b: sim, cloud_c: sim } },
+    { catalog, simulatorUrl: 'http://127.0.0.1:9/v1', env: {} },
+  );
+  const breakers = new CircuitBreakers({ failures: 1, cooldownMs: 1000, now: Date.now });
+  const data = listModels(
+    { catalog, upstreams, breakers },
+    { developer: balance(1), cloud_b: balance(1) },
+  ).data;
+  const haiku = data.find((entry) => entry.id === 'claude-haiku-4-5-20251001');
+  assert.equal(haiku?.simulated, false, 'a real provider is usable');
+  assert.deepEqual(
+    haiku?.providers.map((p) => [p.id, p.simulated]),
+    [
+      ['developer', false],
+      ['cloud_b', true],
+    ],
+  );
+  const onlySimulated = listModels({ catalog, upstreams, breakers }, { cloud_b: balance(1) }).data;
+  assert.equal(onlySimulated.find((entry) => entry.id === 'claude-haiku')?.simulated, true);
+});
+
+test('an empty bucket (remaining 0) hides its provider', () => {
+  const breakers = new CircuitBreakers({ failures: 1, cooldownMs: 1000, now: Date.now });
+  const data = listModels(
+    { catalog, upstreams: bundledUpstreams(catalog), breakers },
+    { developer: balance(0) },
+  ).data;
+  assert.deepEqual(data, []);
 });

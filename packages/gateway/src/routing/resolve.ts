@@ -5,9 +5,7 @@
  * because headers are often set once for every model an application calls.
  */
 import {
-  COMPRESSIONS,
   type Compression,
-  EFFORTS,
   type Effort,
   isProviderId,
   type ProviderId,
@@ -36,13 +34,6 @@ export const OPTION_HEADERS = {
   tier: 'x-gateway-service-tier',
   compression: 'x-gateway-compression',
 } as const;
-
-/** Values each header knows; anything else is ignored. Header tier `standard` = the default. */
-const HEADER_VALUES: Readonly<Record<Dimension, readonly string[]>> = {
-  effort: EFFORTS,
-  tier: ['standard', 'flex'],
-  compression: COMPRESSIONS,
-};
 
 /** What a model (or one provider's offer of it) accepts, as option values per dimension. */
 interface Acceptance {
@@ -113,39 +104,46 @@ function explicitProvider(
   return undefined;
 }
 
-function resolveOptions(
-  model: CatalogModel,
-  offer: Offer | undefined,
-  chosen: ReturnType<typeof classifyModifiers>,
-  headers: Headers,
-  where: { requested: string; ignored: string[] },
-): ResolvedOptions {
-  const accepts = acceptance(model, offer);
-  const defaults: ResolvedOptions = { effort: model.defaultEffort, tier: 'standard', compression: 'off' };
-  const options: Record<Dimension, string> = { ...defaults };
-  for (const dimension of ['effort', 'tier', 'compression'] as const) {
-    const fromName = chosen.choice[dimension];
-    const allowed: readonly string[] = accepts[dimension];
-    if (fromName !== undefined) {
-      if (!allowed.includes(fromName)) {
-        const on = offer ? `${model.id} on ${offer.provider}` : model.id;
-        const words =
-          acceptedWords(accepts)
-            [dimension].map((word) => `:${word}`)
-            .join(', ') || '(none)';
-        throw invalidModifier(
-          `Modifier ':${chosen.words[dimension]}' in model '${where.requested}' is not accepted by ${on}. Accepted ${dimension} modifiers: ${words}.`,
-        );
-      }
-      options[dimension] = fromName;
-      continue;
-    }
-    const header = headerValue(headers, OPTION_HEADERS[dimension]);
-    if (header === undefined) continue;
-    if (HEADER_VALUES[dimension].includes(header) && allowed.includes(header)) options[dimension] = header;
-    else where.ignored.push(`${dimension}=${header}`);
+interface Decision {
+  readonly model: CatalogModel;
+  readonly offer: Offer | undefined;
+  readonly chosen: ReturnType<typeof classifyModifiers>;
+  readonly headers: Headers;
+  readonly requested: string;
+  readonly ignored: string[];
+}
+
+/**
+ * One dimension: the modifier if the model (or explicit provider) accepts it, else 400; else a
+ * usable header value; else the default. `allowed.find` narrows the text to the option type.
+ */
+function decide<T extends string>(dimension: Dimension, allowed: readonly T[], fallback: T, at: Decision): T {
+  const fromName = at.chosen.choice[dimension];
+  if (fromName !== undefined) {
+    const accepted = allowed.find((value) => value === fromName);
+    if (accepted !== undefined) return accepted;
+    const on = at.offer ? `${at.model.id} on ${at.offer.provider}` : at.model.id;
+    const words = acceptedWords(acceptance(at.model, at.offer))[dimension];
+    throw invalidModifier(
+      `Modifier ':${at.chosen.words[dimension]}' in model '${at.requested}' is not accepted by ${on}. Accepted ${dimension} modifiers: ${words.map((word) => `:${word}`).join(', ') || '(none)'}.`,
+    );
   }
-  return options as unknown as ResolvedOptions;
+  const header = headerValue(at.headers, OPTION_HEADERS[dimension]);
+  if (header === undefined) return fallback;
+  // Header words are option values (`off`, `standard`), not modifier words (`nocompress`).
+  const usable = allowed.find((value) => value === header);
+  if (usable !== undefined) return usable;
+  at.ignored.push(`${dimension}=${header}`);
+  return fallback;
+}
+
+function resolveOptions(at: Decision): ResolvedOptions {
+  const accepts = acceptance(at.model, at.offer);
+  return {
+    effort: decide('effort', accepts.effort, at.model.defaultEffort, at),
+    tier: decide('tier', accepts.tier, 'standard', at),
+    compression: decide('compression', accepts.compression, 'off', at),
+  };
 }
 
 /** Parses, validates and resolves a model name with its headers. Throws 400/404 AppErrors. */
@@ -158,7 +156,7 @@ export function resolvePlan(catalog: Catalog, requested: string, headers: Header
   const ignored: string[] = [];
   const provider = explicitProvider(model, suffix, chosen.choice, headers, { requested, ignored });
   const offer = provider === undefined ? undefined : model.offers.get(provider);
-  const options = resolveOptions(model, offer, chosen, headers, { requested, ignored });
+  const options = resolveOptions({ model, offer, chosen, headers, requested, ignored });
   return {
     requested,
     model: model.id,

@@ -3,10 +3,12 @@ import { test } from 'node:test';
 import { isAppError } from '@app/http-kit';
 import type { ProviderId } from '../contracts.ts';
 import { CircuitBreakers } from './breaker.ts';
+import { buildCatalog } from './catalog.ts';
 import { createRouter } from './router.ts';
 import { memoryStickyStore } from './sticky-store.ts';
 import {
   bundledCatalog,
+  bundledCatalogFile,
   bundledUpstreams,
   fakeLedger,
   manualClock,
@@ -219,4 +221,29 @@ test('without a simulator in process, simulator-backed providers are unavailable
   });
   const error = await rejection(router.select(router.resolve('gpt-5.5', {}), principal(), noNeeds));
   assert.equal(error.code, 'provider_unavailable');
+});
+
+test('options each accepted somewhere but not together on one provider are a 400 naming both', async () => {
+  const file = bundledCatalogFile();
+  const sol = file.models.find((model) => model.id === 'gpt-5.6-sol') as Record<string, unknown>;
+  const providers = sol.providers as Record<string, Record<string, unknown>>;
+  // developer: flex but efforts narrowed; cloud_c: all efforts but no flex.
+  (providers.developer as Record<string, unknown>).efforts = ['none', 'low'];
+  delete ((providers.cloud_c as Record<string, unknown>).prices as Record<string, unknown>).flex;
+  const narrowed = buildCatalog(file);
+  const clock = manualClock();
+  const router = createRouter({
+    catalog: narrowed,
+    upstreams: bundledUpstreams(narrowed),
+    breakers: new CircuitBreakers({ failures: 3, cooldownMs: 1000, now: clock.now }),
+    sticky: memoryStickyStore({ idleMs: HOUR, now: clock.now }),
+    ledger: fakeLedger({ developer: 100, cloud_c: 100 }).ledger,
+  });
+  const error = await rejection(
+    router.select(router.resolve('gpt-5.6-sol:high:flex', {}), principal(), noNeeds),
+  );
+  assert.equal(error.code, 'gateway_invalid_model_modifier');
+  assert.match(error.message, /effort=high together with tier=flex/);
+  const low = await router.select(router.resolve('gpt-5.6-sol:low:flex', {}), principal(), noNeeds);
+  assert.equal(low.provider, 'developer');
 });

@@ -15,6 +15,7 @@ import type {
 import { gatewayErrors } from '../errors.ts';
 import type { CircuitBreakers } from './breaker.ts';
 import type { Catalog, CatalogModel, Offer } from './catalog.ts';
+import { invalidModifier } from './model-name.ts';
 import { type Headers, resolvePlan } from './resolve.ts';
 import type { StickyKey, StickyStore } from './sticky-store.ts';
 import type { Endpoint, Upstreams } from './upstreams.ts';
@@ -90,6 +91,15 @@ function capabilityError(model: CatalogModel, needs: Needs, provider: ProviderId
   );
 }
 
+const NO_NEEDS: Needs = { tools: false, webSearch: false };
+
+function comboError(model: CatalogModel, plan: RoutePlan) {
+  const { effort, tier } = plan.options;
+  return invalidModifier(
+    `No provider of ${model.id} accepts effort=${effort} together with tier=${tier}; drop one of them or choose a provider with @provider.`,
+  );
+}
+
 function unavailable(reason: string, retryAfterMs?: number) {
   const headers = retryAfterMs ? { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) } : undefined;
   return gatewayErrors.create('provider_unavailable', { reason }, headers ? { headers } : {});
@@ -156,10 +166,13 @@ export function createRouter(deps: RouterDeps): Router {
     needs: Needs,
     exclude: readonly ProviderId[],
   ): Promise<Selection> {
-    const fitting = candidatesOf(model, upstreams).filter((c) => takes(c.offer, plan, needs));
+    const reachable = candidatesOf(model, upstreams);
+    if (reachable.length === 0)
+      throw unavailable(`No provider of ${model.id} is configured on this gateway.`);
+    const fitting = reachable.filter((c) => takes(c.offer, plan, needs));
     if (fitting.length === 0) {
-      if (model.offers.size > 0 && candidatesOf(model, upstreams).length === 0)
-        throw unavailable(`No provider of ${model.id} is configured on this gateway.`);
+      // Each option is accepted somewhere (resolve checked), but maybe not together on one provider.
+      if (!reachable.some((c) => takes(c.offer, plan, NO_NEEDS))) throw comboError(model, plan);
       throw capabilityError(model, needs, undefined);
     }
     const healthy = fitting.filter((c) => breakers.allows(c.endpoint.key));

@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import { testRedis } from '@app/db/testing.ts';
 import { CircuitBreakers } from './breaker.ts';
 import { createRouter } from './router.ts';
-import { memoryStickyStore, redisStickyStore } from './sticky-store.ts';
+import { memoryStickyStore, redisStickyStore, resilientStickyStore } from './sticky-store.ts';
 import { bundledCatalog, bundledUpstreams, fakeLedger, manualClock, principal } from './testing.ts';
 
 const key = { userId: 1, projectId: 2, family: 'claude-opus' };
@@ -91,4 +91,26 @@ test('redis store: idle TTL is set, refreshed at most once per refresh interval,
   assert.equal(await shared.redis.get('sticky:5:6:gpt'), 'developer');
   await store.drop(mine, 'developer');
   assert.equal(await shared.redis.get('sticky:5:6:gpt'), null);
+});
+
+test('resilient store: a failing store means no stickiness, not a failed request; warnings are throttled', async () => {
+  const clock = manualClock();
+  const broken = {
+    get: async () => Promise.reject(new Error('ECONNREFUSED')),
+    set: async () => Promise.reject(new Error('ECONNREFUSED')),
+    drop: async () => Promise.reject(new Error('ECONNREFUSED')),
+    close: async () => {},
+  };
+  const warnings: string[] = [];
+  const store = resilientStickyStore(broken, {
+    warn: (_error, message) => warnings.push(message),
+    now: clock.now,
+  });
+  assert.equal(await store.get(key), undefined);
+  await store.set(key, 'cloud_a');
+  await store.drop(key, 'cloud_a');
+  assert.equal(warnings.length, 1, 'one warning per quiet period');
+  clock.advance(10_000);
+  await store.set(key, 'cloud_a');
+  assert.equal(warnings.length, 2);
 });

@@ -109,3 +109,32 @@ export function redisStickyStore(redis: Redis, options: { idleMs: number; now: (
     },
   };
 }
+
+/**
+ * Stickiness is an optimisation, not a reason to fail a request: when the store fails (Redis
+ * down), routing continues as if no choice were stored. Failures are logged at most once per
+ * `quietMs` so an outage does not flood the log.
+ */
+export function resilientStickyStore(
+  inner: StickyStore,
+  options: { warn: (error: unknown, message: string) => void; now: () => number; quietMs?: number },
+): StickyStore {
+  const quietMs = options.quietMs ?? 10_000;
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  const failed = (error: unknown) => {
+    const now = options.now();
+    if (now - warnedAt < quietMs) return;
+    warnedAt = now;
+    options.warn(error, 'sticky provider store failed; selecting without stickiness');
+  };
+  return {
+    get: (key) =>
+      inner.get(key).catch((error: unknown) => {
+        failed(error);
+        return undefined;
+      }),
+    set: (key, provider) => inner.set(key, provider).catch(failed),
+    drop: (key, provider) => inner.drop(key, provider).catch(failed),
+    close: () => inner.close(),
+  };
+}
