@@ -28,7 +28,7 @@ describe('POST /v1/chat/completions (JSON)', () => {
       'model="gpt-5.4-2026-03-05", provider=developer, effort=none, tier=standard, compression=off',
     );
     assert.equal(response.headers['x-gateway-ignored'], undefined);
-    const sent = t.sim.received.at(-1)?.body as Record<string, unknown>;
+    const sent = t.lastUpstreamBody();
     assert.equal(sent.model, 'gpt-5.4-2026-03-05');
     assert.equal(sent.reasoning_effort, 'none');
     assert.equal('service_tier' in sent, false);
@@ -45,7 +45,7 @@ describe('POST /v1/chat/completions (JSON)', () => {
   test('applies effort and flex upstream and charges the flex price', async () => {
     const response = await post({ model: 'gpt-5.4:high:flex@developer', messages });
     assert.equal(response.statusCode, 200);
-    const sent = t.sim.received.at(-1)?.body as Record<string, unknown>;
+    const sent = t.lastUpstreamBody();
     assert.equal(sent.reasoning_effort, 'high');
     assert.equal(sent.service_tier, 'flex');
     assert.match(String(response.headers['x-gateway-applied']), /effort=high, tier=flex/);
@@ -70,7 +70,7 @@ describe('POST /v1/chat/completions (JSON)', () => {
       service_tier: 'flex',
     });
     assert.match(String(low.headers['x-gateway-applied']), /effort=low, tier=flex/);
-    assert.equal((t.sim.received.at(-1)?.body as Record<string, unknown>).reasoning_effort, 'low');
+    assert.equal(t.lastUpstreamBody().reasoning_effort, 'low');
     const bad = await post({
       model: 'gpt-5.4@developer',
       messages,
@@ -80,7 +80,7 @@ describe('POST /v1/chat/completions (JSON)', () => {
     assert.equal(bad.statusCode, 200);
     assert.equal(bad.headers['x-gateway-ignored'], 'effort=minimal, tier=priority');
     assert.match(String(bad.headers['x-gateway-applied']), /effort=none, tier=standard/);
-    const sent = t.sim.received.at(-1)?.body as Record<string, unknown>;
+    const sent = t.lastUpstreamBody();
     assert.equal(sent.reasoning_effort, 'none');
     assert.equal('service_tier' in sent, false);
     const header = await post(
@@ -103,7 +103,7 @@ describe('POST /v1/chat/completions (JSON)', () => {
     };
     const response = await post({ model: 'gpt-5.4@developer', messages, ...extra });
     assert.equal(response.statusCode, 200);
-    const sent = t.sim.received.at(-1)?.body as Record<string, unknown>;
+    const sent = t.lastUpstreamBody();
     for (const [key, value] of Object.entries(extra)) assert.deepEqual(sent[key], value, key);
     assert.deepEqual(sent.messages, messages);
   });
@@ -128,7 +128,7 @@ describe('POST /v1/chat/completions (JSON)', () => {
     assert.equal(choice.finish_reason, 'tool_calls');
     assert.equal(choice.message.tool_calls[0].function.name, 'get_weather');
     assert.deepEqual(JSON.parse(choice.message.tool_calls[0].function.arguments), { city: 'Paris' });
-    assert.equal((t.sim.received.at(-1)?.body as Record<string, unknown>).model, 'claude-sonnet-4-6');
+    assert.equal(t.lastUpstreamBody().model, 'claude-sonnet-4-6');
   });
 
   test('validates model and messages with the OpenAI error envelope, still carrying X-Gateway-Applied', async () => {

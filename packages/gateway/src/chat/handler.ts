@@ -3,6 +3,7 @@
  * select provider and reserve budget -> translate -> call upstream -> respond (JSON or SSE),
  * settling the ledger and reporting to the router as the call ends.
  */
+import { isAppError } from '@app/http-kit';
 import { findAdapter } from '@app/provider-adapters';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessControl, Ledger, Router } from '../contracts.ts';
@@ -62,25 +63,28 @@ export function chatHandler(deps: HandlerDeps) {
       pending: deps.pending,
     });
 
-    try {
-      const adapter = findAdapter(selection.target.adapter);
-      if (!adapter) throw gatewayErrors.create('internal', {});
-      const upstreamRequest = adapter.buildRequest({
+    const adapter = findAdapter(selection.target.adapter);
+    if (!adapter) {
+      meter.release('no adapter');
+      throw gatewayErrors.create('internal', {});
+    }
+    const call = new UpstreamCall({
+      ...deps,
+      log: request.log,
+      adapter,
+      request: adapter.buildRequest({
         request: asChatRequest(body),
         upstreamModel: selection.target.upstreamModel,
         options: adapterOptions(selection),
-      });
-      const call = new UpstreamCall({
-        ...deps,
-        log: request.log,
-        adapter,
-        request: upstreamRequest,
-        plan,
-        selection,
-        principal,
-        meter,
-        reply,
-      });
+      }),
+      plan,
+      selection,
+      principal,
+      meter,
+      reply,
+    });
+
+    try {
       if (isStream(body)) {
         const options = {
           includeUsage: wantsUsage(body),
@@ -91,14 +95,15 @@ export function chatHandler(deps: HandlerDeps) {
         const completion = await respondJson(call);
         if (completion !== undefined) return completion;
       }
-      // The client has gone: there is no one to answer.
-      reply.hijack();
-      reply.raw.destroy();
-      return undefined;
-    } finally {
-      // A fault of the gateway itself before the call ended: give the budget back (a no-op
-      // when the call already settled or released it).
-      if (!reply.sent && !reply.raw.headersSent) meter.release('gateway error');
+    } catch (error) {
+      // Upstream failures arrive as AppErrors with the reservation already released; anything
+      // else is a fault of the gateway itself, and the budget goes back (a no-op if settled).
+      if (!isAppError(error)) meter.release('gateway error');
+      throw error;
     }
+    // The client has gone: there is no one to answer.
+    reply.hijack();
+    reply.raw.destroy();
+    return undefined;
   };
 }

@@ -21,6 +21,7 @@ export interface ChatTestOptions {
   readonly behaviour?: Behaviour;
   readonly allocations?: Partial<Record<ProviderId, number>>;
   readonly upstream?: Record<string, unknown>;
+  readonly routing?: Record<string, unknown>;
   /** Replaces the bundled simulated upstreams: every provider at `baseUrl` with this timeout. */
   readonly endpoint?: { readonly baseUrl?: string; readonly timeoutMs?: number };
 }
@@ -33,6 +34,8 @@ export interface ChatTestApp {
   readonly config: GatewayConfig;
   readonly database: Database<GatewayDatabase>;
   headers(extra?: Record<string, string>): Record<string, string>;
+  /** The body of the last request the simulator received. */
+  lastUpstreamBody(): Record<string, unknown>;
   /** Usage rows once none is `reserved` any more (ledger writes finish after the response). */
   settledUsage(count: number): Promise<UsageRow[]>;
   close(): Promise<void>;
@@ -62,9 +65,10 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-chat-'));
   const sim = await startSimulator(options.behaviour ? { behaviour: options.behaviour } : {});
   const isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
-  const routing = options.endpoint
-    ? { upstreamsPath: writeUpstreams(dataDir, options.endpoint, sim.baseUrl) }
-    : {};
+  const routing = {
+    ...options.routing,
+    ...(options.endpoint ? { upstreamsPath: writeUpstreams(dataDir, options.endpoint, sim.baseUrl) } : {}),
+  };
   const config = loadGatewayConfig(
     {},
     { overrides: { dataDir, logLevel: 'silent', routing, upstream: options.upstream ?? {} } },
@@ -89,6 +93,7 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
     config,
     database: isolated.database,
     headers: (extra = {}) => ({ authorization: `Bearer ${token}`, ...extra }),
+    lastUpstreamBody: () => (sim.received.at(-1)?.body ?? {}) as Record<string, unknown>,
     async settledUsage(count) {
       const deadline = Date.now() + 5_000;
       for (;;) {
