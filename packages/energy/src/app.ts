@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { type Database, migrateToLatest, openDatabase } from '@app/db';
+import { type Database, migrateToLatest } from '@app/db';
 import { type App, createServer } from '@app/http-kit';
 import { energyApi } from './api.ts';
 import type { EnergyConfig } from './config.ts';
 import { energyMigrations } from './db/migrations.ts';
+import { openEnergyDatabase } from './db/open.ts';
 import type { EnergyDatabase } from './db/schema.ts';
 import { energyErrorFromFramework, energyErrors } from './errors.ts';
 import {
@@ -47,7 +48,7 @@ const TOKEN_SECURITY = {
 
 /** Builds the energy asset service: migrations run, routes registered, nothing listening yet. */
 export async function buildApp(config: EnergyConfig, options: BuildOptions = {}): Promise<App> {
-  const database = options.database ?? (await openDatabase<EnergyDatabase>(config.databaseUrl));
+  const database = options.database ?? (await openEnergyDatabase(config.databaseUrl));
   await migrateToLatest(database.db, energyMigrations);
   const app = await createServer({
     service: 'energy',

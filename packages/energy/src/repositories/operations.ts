@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { EnergyDatabase } from '../db/schema.ts';
 import type { ApiRecord, Scalar } from '../format/representation.ts';
 import { operationRepresentation } from '../resources/operation.ts';
+import { prepared } from './prepared.ts';
 import { now, toColumns, toRecord } from './records.ts';
 
 type Db = Kysely<EnergyDatabase>;
@@ -11,25 +12,28 @@ type Db = Kysely<EnergyDatabase>;
  * another user's operation and a missing one look exactly alike (404).
  */
 export function operationsRepository(db: Db) {
+  const owned = prepared(
+    db,
+    db
+      .selectFrom('operations')
+      .innerJoin('buildings', 'buildings.id', 'operations.building_id')
+      .selectAll('operations')
+      .where('operations.id', '=', 0)
+      .where('buildings.user_id', '=', 0),
+    2,
+  );
+  const ofBuilding = prepared(
+    db,
+    db.selectFrom('operations').selectAll().where('building_id', '=', 0).orderBy('id'),
+    1,
+  );
   return {
     async find(userId: number, id: number): Promise<ApiRecord | undefined> {
-      const row = await db
-        .selectFrom('operations')
-        .innerJoin('buildings', 'buildings.id', 'operations.building_id')
-        .selectAll('operations')
-        .where('operations.id', '=', id)
-        .where('buildings.user_id', '=', userId)
-        .executeTakeFirst();
+      const [row] = await owned(id, userId);
       return row ? toRecord(operationRepresentation, row) : undefined;
     },
     async list(buildingId: number): Promise<ApiRecord[]> {
-      const rows = await db
-        .selectFrom('operations')
-        .selectAll()
-        .where('building_id', '=', buildingId)
-        .orderBy('id')
-        .execute();
-      return rows.map((row) => toRecord(operationRepresentation, row));
+      return (await ofBuilding(buildingId)).map((row) => toRecord(operationRepresentation, row));
     },
     async create(buildingId: number, values: Record<string, Scalar>): Promise<ApiRecord> {
       const stamp = now();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EnergyDatabase } from '../db/schema.ts';
+import { prepared } from './prepared.ts';
 import { now } from './records.ts';
 
 type Db = Kysely<EnergyDatabase>;
@@ -15,6 +16,11 @@ export class DuplicateEmailError extends Error {
 }
 
 export function usersRepository(db: Db) {
+  const tokenOwner = prepared(
+    db,
+    db.selectFrom('api_tokens').select('user_id').where('token_hash', '=', ''),
+    1,
+  );
   return {
     async create(email: string, passwordHash: string): Promise<number> {
       const existing = await db
@@ -52,11 +58,7 @@ export function usersRepository(db: Db) {
       await db.deleteFrom('api_tokens').where('user_id', '=', userId).where('id', 'not in', keep).execute();
     },
     async userIdForToken(tokenHash: string): Promise<number | undefined> {
-      const row = await db
-        .selectFrom('api_tokens')
-        .select('user_id')
-        .where('token_hash', '=', tokenHash)
-        .executeTakeFirst();
+      const [row] = await tokenOwner(tokenHash);
       return row?.user_id;
     },
   };

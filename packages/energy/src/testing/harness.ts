@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { buildApp } from '../app.ts';
 import { createUser } from '../auth/credentials.ts';
 import { type EnergyConfig, loadEnergyConfig } from '../config.ts';
+import { openEnergyDatabase } from '../db/open.ts';
 import type { EnergyDatabase } from '../db/schema.ts';
 
 export interface Harness {
@@ -20,26 +21,26 @@ let counter = 0;
 /** An app on a fresh database of the given engine, with quiet logs, for `app.inject()` tests. */
 export async function energyHarness(engine: Engine, overrides: Partial<EnergyConfig> = {}): Promise<Harness> {
   const isolated = await isolatedDatabase<EnergyDatabase>(engine);
+  // SQLite: reopen the file the way the service does (statement cache), so tests cover it.
+  const database = engine === 'sqlite' ? await openEnergyDatabase(isolated.url) : isolated.database;
+  if (engine === 'sqlite') await isolated.database.close();
   // Quiet logs; the env mapping reads them like the real service would.
   const config = loadEnergyConfig(
     { ENERGY_LOG_LEVEL: 'silent' },
     { databaseUrl: isolated.url, ...overrides },
   );
-  const app = await buildApp(config, { database: isolated.database, defaultMetrics: false });
+  const app = await buildApp(config, { database, defaultMetrics: false });
   return {
     app,
-    db: isolated.database.db,
+    db: database.db,
     async user(email) {
       counter += 1;
-      const credentials = await createUser(
-        isolated.database.db,
-        email ?? `user${counter}@example.com`,
-        'password123',
-      );
+      const credentials = await createUser(database.db, email ?? `user${counter}@example.com`, 'password123');
       return { userId: credentials.user_id, token: credentials.token };
     },
     async close() {
       await app.close();
+      if (database !== isolated.database) await database.close().catch(() => {});
       await isolated.drop();
     },
   };
