@@ -83,7 +83,8 @@ export function describeAccepted(accepted: AcceptedWords): string {
   }).join('; ');
 }
 
-function invalid(reason: string) {
+/** 400 gateway_invalid_model_modifier with a message that names the modifier and the accepted ones. */
+export function invalidModifier(reason: string) {
   return gatewayErrors.create('gateway_invalid_model_modifier', { reason }, { param: 'model' });
 }
 
@@ -95,21 +96,26 @@ function invalid(reason: string) {
 export function classifyModifiers(
   parsed: ParsedName,
   requested: string,
-  accepted: AcceptedWords,
+  /** Only computed when an error message needs it: the request path stays allocation-light. */
+  accepted: () => AcceptedWords,
 ): { choice: ModifierChoice; words: Partial<Record<Dimension, string>> } {
   const choice: { effort?: Effort; tier?: Tier; compression?: Compression } = {};
   const words: Partial<Record<Dimension, string>> = {};
   for (const word of parsed.modifiers) {
     const known = MODIFIER_WORDS.get(word);
     if (!known) {
-      throw invalid(
-        `Unknown modifier ':${word}' in model '${requested}'. Accepted modifiers: ${describeAccepted(accepted)}.`,
+      throw invalidModifier(
+        `Unknown modifier ':${word}' in model '${requested}'. Accepted modifiers: ${describeAccepted(accepted())}.`,
       );
     }
     const previous = words[known.dimension];
     if (previous !== undefined) {
-      throw invalid(
-        `Modifiers ':${previous}' and ':${word}' in model '${requested}' both set ${known.dimension}; use at most one per dimension. Accepted ${known.dimension} modifiers: ${accepted[known.dimension].map((w) => `:${w}`).join(', ') || '(none)'}.`,
+      throw invalidModifier(
+        `Modifiers ':${previous}' and ':${word}' in model '${requested}' both set ${known.dimension}; use at most one per dimension. Accepted ${known.dimension} modifiers: ${
+          accepted()
+            [known.dimension].map((w) => `:${w}`)
+            .join(', ') || '(none)'
+        }.`,
       );
     }
     words[known.dimension] = word;
@@ -117,5 +123,3 @@ export function classifyModifiers(
   }
   return { choice, words };
 }
-
-export { invalid as invalidModifier };

@@ -155,3 +155,9 @@ test('a modifier the explicit provider does not accept is 400 naming the provide
   );
   assert.equal(resolvePlan(catalog, 'gpt-5.5:flex@developer', {}).options.tier, 'flex');
 });
+
+test('an overlong name is 404 with a shortened echo', () => {
+  const error = failure(`gpt-5.5:${'high:'.repeat(100)}`);
+  assert.equal(error.code, 'model_not_found');
+  assert.ok(error.message.length < 250, error.message);
+});

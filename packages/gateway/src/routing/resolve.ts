@@ -26,6 +26,9 @@ import {
   parseModelName,
 } from './model-name.ts';
 
+/** Base (128) + every modifier once + the longest provider suffix, with room to spare. */
+const MAX_NAME_LENGTH = 256;
+
 export type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 export const OPTION_HEADERS = {
@@ -148,11 +151,19 @@ function resolveOptions(at: Decision): ResolvedOptions {
 
 /** Parses, validates and resolves a model name with its headers. Throws 400/404 AppErrors. */
 export function resolvePlan(catalog: Catalog, requested: string, headers: Headers): RoutePlan {
+  // Catalog names are at most 128 characters: a longer one cannot exist, and echoing it whole
+  // in every error message would let a client inflate responses and logs.
+  if (requested.length > MAX_NAME_LENGTH)
+    throw gatewayErrors.create(
+      'model_not_found',
+      { model: `${requested.slice(0, 64)}…` },
+      { param: 'model' },
+    );
   const parsed = parseModelName(requested);
   const suffix = parsed.provider === undefined ? undefined : checkProvider(parsed.provider);
   const model = catalog.lookup(parsed.base);
   if (!model) throw gatewayErrors.create('model_not_found', { model: parsed.base }, { param: 'model' });
-  const chosen = classifyModifiers(parsed, requested, acceptedWords(acceptance(model, undefined)));
+  const chosen = classifyModifiers(parsed, requested, () => acceptedWords(acceptance(model, undefined)));
   const ignored: string[] = [];
   const provider = explicitProvider(model, suffix, chosen.choice, headers, { requested, ignored });
   const offer = provider === undefined ? undefined : model.offers.get(provider);
