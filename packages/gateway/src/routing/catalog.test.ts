@@ -158,3 +158,9 @@ test('an offer restricting efforts must keep the default effort', () => {
     `models[${index}].providers.cloud_a.efforts: must include the model's defaultEffort 'none'`,
   ]);
 });
+
+test('an impossible release date is rejected rather than rolled over', () => {
+  const file = bundledCatalogFile();
+  (file.models[0] as Json).released = '2026-02-30';
+  assert.deepEqual(problemsOf(file), ['models[0].released: not a valid date']);
+});

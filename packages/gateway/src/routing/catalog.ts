@@ -3,7 +3,15 @@
  * O(1) name lookups on the request path. Every problem is collected so an operator fixes the
  * file in one pass.
  */
-import { type Effort, PROVIDERS, type Price, type ProviderId, TIERS, type Tier } from '../contracts.ts';
+import {
+  type Compression,
+  type Effort,
+  PROVIDERS,
+  type Price,
+  type ProviderId,
+  TIERS,
+  type Tier,
+} from '../contracts.ts';
 import {
   type Capabilities,
   type CatalogFile,
@@ -47,7 +55,7 @@ export interface CatalogModel {
   readonly defaultEffort: Effort;
   /** Tiers offered by at least one provider. */
   readonly tiers: readonly Tier[];
-  readonly compressions: readonly ModelEntry['compression'][number][];
+  readonly compressions: readonly Compression[];
   /** Offers in PROVIDERS order. */
   readonly offers: ReadonlyMap<ProviderId, Offer>;
 }
@@ -90,7 +98,9 @@ function modelProblems(model: ModelEntry, index: number, families: ReadonlySet<s
   const path = `models[${index}]`;
   const problems: string[] = [];
   if (!families.has(model.family)) problems.push(`${path}.family: unknown family '${model.family}'`);
-  if (Number.isNaN(Date.parse(`${model.released}T00:00:00Z`)))
+  // Round trip: Date.parse alone rolls 2026-02-30 over to March instead of rejecting it.
+  const released = Date.parse(`${model.released}T00:00:00Z`);
+  if (Number.isNaN(released) || new Date(released).toISOString().slice(0, 10) !== model.released)
     problems.push(`${path}.released: not a valid date`);
   if (!model.efforts.includes(model.defaultEffort))
     problems.push(
