@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type Database, type Engine, openDatabase } from '@app/db';
+import { type IsolatedDatabase, isolatedDatabase, testEngines } from '@app/db/testing.ts';
+import { isAppError } from '@app/http-kit';
+import pino from 'pino';
+import { loadGatewayConfig } from '../config.ts';
+import type { Principal, Reservation } from '../contracts.ts';
+import type { GatewayDatabase } from '../db/schema.ts';
+import { type Access, createAccess } from './index.ts';
+import { createLedger } from './ledger.ts';
+import { seedAccount } from './testing.ts';
+
+const log = pino({ level: 'silent' });
+const usage = (costMicros: number) =>
+  ({
+    model: 'm-1',
+    promptTokens: 10,
+    completionTokens: 5,
+    cachedTokens: 0,
+    costMicros,
+    status: 'ok',
+  }) as const;
+
+async function rejectsExhausted(promise: Promise<unknown>) {
+  await assert.rejects(promise, (error) => {
+    assert.ok(isAppError(error));
+    assert.equal(error.code, 'gateway_allocation_exhausted');
+    assert.equal(error.status, 402);
+    return true;
+  });
+}
+
+async function seed(database: Database<GatewayDatabase>, dataDir: string, slug: string, usd: number) {
+  const config = loadGatewayConfig({}, { overrides: { dataDir } });
+  return (
+    await seedAccount(database, {
+      email: `${slug}@example.com`,
+      projectSlug: slug,
+      allocations: { cloud_b: usd },
+      config,
+    })
+  ).principal;
+}
+
+for (const { engine, skip } of testEngines()) {
+  describe(`ledger on ${engine}`, { skip }, () => {
+    let isolated: IsolatedDatabase<GatewayDatabase>;
+    let dataDir: string;
+    before(async () => {
+      isolated = await isolatedDatabase<GatewayDatabase>(engine);
+      dataDir = mkdtempSync(join(tmpdir(), 'gw-ledger-'));
+    });
+    after(async () => {
+      await isolated.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('reserves, settles to the real cost, releases, and writes one ledger row per request', async () => {
+      const ledger = createLedger({ db: isolated.database.db, log });
+      const principal = await seed(isolated.database, dataDir, 'basic', 1);
+      const a = await ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 300_000 });
+      const b = await ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 200_000.4 });
+      assert.equal(b.amountMicros, 200_001, 'estimates round up to whole micros');
+      assert.deepEqual((await ledger.balances(principal.projectId)).cloud_b, {
+        allocatedMicros: 1_000_000,
+        spentMicros: 0,
+        reservedMicros: 500_001,
+        remainingMicros: 499_999,
+      });
+      await ledger.settle(a, usage(120_000));
+      await ledger.release(b, 'upstream refused the connection');
+      await ledger.settle(a, usage(999_999));
+      await ledger.release(a, 'late duplicate');
+      const bucket = (await ledger.balances(principal.projectId)).cloud_b;
+      assert.deepEqual(bucket, {
+        allocatedMicros: 1_000_000,
+        spentMicros: 120_000,
+        reservedMicros: 0,
+        remainingMicros: 880_000,
+      });
+      const rows = await isolated.database.db
+        .selectFrom('usage')
+        .select(['status', 'cost_micros', 'model', 'prompt_tokens', 'reason'])
+        .where('project_id', '=', principal.projectId)
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        rows.map((row) => ({ ...row })),
+        [
+          { status: 'ok', cost_micros: 120_000, model: 'm-1', prompt_tokens: 10, reason: null },
+          {
+            status: 'error',
+            cost_micros: 0,
+            model: null,
+            prompt_tokens: 0,
+            reason: 'upstream refused the connection',
+          },
+        ],
+      );
+    });
+
+    it('refuses with 402 when the bucket cannot cover the estimate or has no allocation', async () => {
+      const ledger = createLedger({ db: isolated.database.db, log });
+      const principal = await seed(isolated.database, dataDir, 'small', 0.1);
+      await rejectsExhausted(ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 100_001 }));
+      await rejectsExhausted(ledger.reserve({ principal, provider: 'developer', estimateMicros: 1 }));
+      const r = await ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 100_000 });
+      await rejectsExhausted(ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 0 }));
+      await ledger.release(r, 'test');
+    });
+
+    it('never fails a settle above the estimate; the overshoot then blocks new reservations', async () => {
+      const ledger = createLedger({ db: isolated.database.db, log });
+      const principal = await seed(isolated.database, dataDir, 'over', 0.1);
+      const r = await ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 90_000 });
+      await ledger.settle(r, usage(130_000));
+      const bucket = (await ledger.balances(principal.projectId)).cloud_b;
+      assert.equal(bucket?.spentMicros, 130_000);
+      assert.equal(bucket?.remainingMicros, 0);
+      await rejectsExhausted(ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 1 }));
+    });
+
+    it('sweeps reservations left open by a crashed instance back into the bucket', async () => {
+      const ledger = createLedger({ db: isolated.database.db, log });
+      const principal = await seed(isolated.database, dataDir, 'crash', 1);
+      const r = await ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 400_000 });
+      assert.equal(await ledger.sweepStale(60_000), 0, 'a fresh reservation is not stale');
+      assert.equal(await ledger.sweepStale(-1), 1);
+      assert.equal((await ledger.balances(principal.projectId)).cloud_b?.reservedMicros, 0);
+      await ledger.settle(r, usage(5));
+      assert.equal(
+        (await ledger.balances(principal.projectId)).cloud_b?.spentMicros,
+        0,
+        'swept reservation stays closed',
+      );
+    });
+
+    concurrencyProof(engine, () => ({ isolated, dataDir }));
+  });
+}
+
+/**
+ * Two gateway instances (two createAccess, each with its own connection pool) on one database
+ * fire hundreds of reservations at a small budget at once: exactly floor(budget / estimate)
+ * succeed, the rest are 402, and after settling nothing is overspent. On SQLite both share the
+ * one connection: node:sqlite is synchronous, so a second connection in the same process would
+ * block the event loop on the file lock held by the first (separate processes just wait).
+ */
+function concurrencyProof(
+  engine: Engine,
+  shared: () => { isolated: IsolatedDatabase<GatewayDatabase>; dataDir: string },
+) {
+  it('never overspends under concurrent reservations from two instances', async () => {
+    const { isolated, dataDir } = shared();
+    const principal: Principal = await seed(isolated.database, dataDir, 'race', 1);
+    const second =
+      engine === 'postgres'
+        ? await openDatabase<GatewayDatabase>(
+            isolated.url,
+            isolated.schema ? { schema: isolated.schema } : {},
+          )
+        : isolated.database;
+    const config = loadGatewayConfig({}, { overrides: { dataDir } });
+    const instances: Access[] = [];
+    try {
+      for (const database of [isolated.database, second])
+        instances.push(
+          await createAccess({ config: config.access, dataDir, database, redis: undefined, log }),
+        );
+      const estimate = 7_000;
+      const attempts = engine === 'postgres' ? 400 : 300;
+      const results = await Promise.allSettled(
+        Array.from({ length: attempts }, (_, i) =>
+          (instances[i % 2] as Access).ledger.reserve({
+            principal,
+            provider: 'cloud_b',
+            estimateMicros: estimate,
+          }),
+        ),
+      );
+      const granted = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const refused = results.filter((r) => r.status === 'rejected');
+      for (const r of refused)
+        assert.equal((r.reason as { code?: string }).code, 'gateway_allocation_exhausted');
+      assert.equal(granted.length, Math.floor(1_000_000 / estimate));
+      await Promise.all(
+        granted.map((r: Reservation, i) => (instances[i % 2] as Access).ledger.settle(r, usage(estimate))),
+      );
+      const bucket = (await (instances[0] as Access).ledger.balances(principal.projectId)).cloud_b;
+      assert.ok(bucket);
+      assert.equal(bucket.reservedMicros, 0);
+      assert.equal(bucket.spentMicros, granted.length * estimate);
+      assert.ok(bucket.spentMicros <= bucket.allocatedMicros + estimate);
+      const rows = await isolated.database.db
+        .selectFrom('usage')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('project_id', '=', principal.projectId)
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(rows.n), granted.length, 'one ledger row per granted request');
+    } finally {
+      for (const instance of instances) await instance.close();
+      if (second !== isolated.database) await second.close();
+    }
+  });
+}
