@@ -6,22 +6,53 @@ import { UPSTREAM_ENV, UpstreamConfigSchema } from './upstream/config.ts';
 
 const LogLevel = Type.Union(
   ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
-  { default: 'info' },
+  { default: 'info', description: 'pino log level' },
 );
 
 /** One schema for the whole gateway; each area owns its section in its own folder. */
 export const GatewayConfigSchema = Type.Object(
   {
-    host: Type.String({ default: '127.0.0.1' }),
-    port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
-    publicUrl: Type.Optional(Type.String()),
+    host: Type.String({
+      default: '127.0.0.1',
+      description: 'Interface to listen on (0.0.0.0 or :: for all)',
+    }),
+    port: Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      default: 8080,
+      description: 'TCP port (0: any free port)',
+    }),
+    publicUrl: Type.Optional(
+      Type.String({ description: 'Base URL clients use, printed at start and used in docs links' }),
+    ),
     dataDir: Type.String({ default: './data', description: 'Embedded database, generated signing key' }),
-    databaseUrl: Type.String({ default: 'sqlite:./data/gateway.db', minLength: 1 }),
-    redisUrl: Type.Optional(Type.String({ pattern: '^rediss?://' })),
-    redisKeyPrefix: Type.String({ default: 'gw:' }),
+    databaseUrl: Type.String({
+      default: 'sqlite:./data/gateway.db',
+      minLength: 1,
+      description: 'sqlite:<path> (embedded) or postgres://user@host:port/db',
+    }),
+    redisUrl: Type.Optional(
+      Type.String({
+        pattern: '^rediss?://',
+        description: 'Shared state across instances (stickiness); unset: in-process',
+      }),
+    ),
+    redisKeyPrefix: Type.String({
+      default: 'gw:',
+      description: 'Prefix of every Redis key this gateway writes',
+    }),
     logLevel: LogLevel,
-    bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 256 * 1024 * 1024, default: 16 * 1024 * 1024 }),
-    drainDeadlineMs: Type.Integer({ minimum: 0, default: 30_000 }),
+    bodyLimitBytes: Type.Integer({
+      minimum: 1024,
+      maximum: 256 * 1024 * 1024,
+      default: 16 * 1024 * 1024,
+      description: 'Largest request body accepted (413 above)',
+    }),
+    drainDeadlineMs: Type.Integer({
+      minimum: 0,
+      default: 30_000,
+      description: 'On SIGTERM, how long in-flight requests and streams may finish',
+    }),
     access: AccessConfigSchema,
     routing: RoutingConfigSchema,
     upstream: UpstreamConfigSchema,
