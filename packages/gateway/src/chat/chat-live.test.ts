@@ -3,6 +3,7 @@
  * by a raw client that disconnects mid-stream.
  */
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { type ChatTestApp, startChatApp } from './testing.ts';
@@ -99,25 +100,35 @@ describe('through a listening gateway', () => {
   test('a client that disconnects mid-stream aborts the upstream call and the usage so far is settled', async () => {
     const before = (await t.settledUsage(0)).length;
     const abortedBefore = t.sim.abortedStreams;
-    const controller = new AbortController();
-    const response = await fetch(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { ...t.headers(), 'content-type': 'application/json' },
-      body: JSON.stringify({
-        model: 'gpt-5.4@developer',
-        messages: [{ role: 'user', content: 'a long story' }],
-        stream: true,
-        x_simulator: { token_delay_ms: 40, reply_tokens: 200 },
-      }),
-      signal: controller.signal,
+    // A raw socket, closed abruptly: what a killed client process looks like to the gateway.
+    const body = JSON.stringify({
+      model: 'gpt-5.4@developer',
+      messages: [{ role: 'user', content: 'a long story' }],
+      stream: true,
+      x_simulator: { token_delay_ms: 40, reply_tokens: 200 },
     });
-    const reader = response.body?.getReader();
-    let received = '';
-    while ((received.match(/"content":"[^"]/g) ?? []).length < 3) {
-      const { value } = (await reader?.read()) ?? {};
-      received += new TextDecoder().decode(value);
-    }
-    controller.abort();
+    const request = httpRequest(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        ...t.headers(),
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      request.on('response', (response) => {
+        let received = '';
+        response.on('data', (part: Buffer) => {
+          received += part.toString('utf8');
+          if ((received.match(/"content":"[^"]/g) ?? []).length >= 3) {
+            request.destroy();
+            resolve();
+          }
+        });
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
     const rows = await t.settledUsage(before + 1);
     const row = rows.at(-1);
     assert.equal(row?.status, 'aborted');
