@@ -1,0 +1,153 @@
+/** The gatewayctl subcommands: thin wrappers over access/admin.ts that format the results. */
+import type { Database } from '@app/db';
+import {
+  addProject,
+  addUser,
+  approveMembership,
+  issueToken,
+  listTokens,
+  projectUsage,
+  requestMembership,
+  revokeMembership,
+  revokeToken,
+  setAllocation,
+} from '../access/admin.ts';
+import { loadSigningKeys, signingKeyLocation } from '../access/keys.ts';
+import type { GatewayConfig } from '../config.ts';
+import type { GatewayDatabase } from '../db/schema.ts';
+import type { Invocation } from './spec.ts';
+
+export interface Context {
+  readonly config: GatewayConfig;
+  readonly database: Database<GatewayDatabase>;
+  readonly print: (line: string) => void;
+}
+
+type Handler = (context: Context, args: Invocation) => Promise<void>;
+
+/** Arguments were checked by validate(); these only narrow the types. */
+const arg = (invocation: Invocation, name: string): string => invocation.args[name] ?? '';
+const text = (invocation: Invocation, name: string): string => {
+  const value = invocation.options[name];
+  return typeof value === 'string' ? value : '';
+};
+
+const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(2)}`;
+
+function table(rows: readonly (readonly string[])[]): string[] {
+  const widths = rows[0]?.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length))) ?? [];
+  return rows.map((row) =>
+    row
+      .map((cell, col) => cell.padEnd(widths[col] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+const membership =
+  (action: typeof requestMembership): Handler =>
+  async ({ database, print }, args) => {
+    const result = await action(database.db, {
+      slug: arg(args, 'SLUG'),
+      email: arg(args, 'EMAIL'),
+    });
+    print(`${result.email}: ${result.status} membership of ${result.projectSlug}`);
+  };
+
+export const COMMANDS: Readonly<Record<string, Handler>> = {
+  'users add': async ({ database, print }, args) => {
+    const user = await addUser(database.db, {
+      email: text(args, 'email'),
+      admin: args.options.admin === true,
+    });
+    print(`created user ${user.id} ${user.email}${user.isAdmin ? ' (admin)' : ''}`);
+  },
+  'projects add': async ({ database, print }, args) => {
+    const ipAllow = typeof args.options['ip-allow'] === 'string' ? [args.options['ip-allow']] : [];
+    const project = await addProject(database.db, { slug: arg(args, 'SLUG'), ipAllow });
+    const allow = project.ipAllow.length > 0 ? project.ipAllow.join(', ') : 'any address';
+    print(`created project ${project.id} ${project.slug} (IP allowlist: ${allow})`);
+  },
+  'members request': membership(requestMembership),
+  'members approve': async ({ database, print }, args) => {
+    const result = await approveMembership(database.db, {
+      slug: arg(args, 'SLUG'),
+      email: arg(args, 'EMAIL'),
+      ...(args.options.admin === true ? { admin: true } : {}),
+    });
+    print(
+      `${result.email}: approved membership of ${result.projectSlug}${result.isAdmin ? ' (project admin)' : ''}`,
+    );
+  },
+  'members revoke': membership(revokeMembership),
+  'allocations set': async ({ database, print }, args) => {
+    const slug = arg(args, 'SLUG');
+    const usd = Number(arg(args, 'USD'));
+    const result = await setAllocation(database.db, { slug, provider: arg(args, 'PROVIDER'), usd });
+    print(`${slug}/${result.provider} allocation set to ${dollars(result.allocatedMicros)}`);
+  },
+  'tokens issue': async ({ config, database, print }, args) => {
+    const keys = await loadSigningKeys(signingKeyLocation(config.dataDir, config.access.signingKeyPath));
+    const ttl = args.options.ttl;
+    const description = args.options.description;
+    const issued = await issueToken(
+      database.db,
+      keys,
+      { defaultTtl: config.access.tokenTtl, maxTtl: config.access.tokenMaxTtl },
+      {
+        email: text(args, 'email'),
+        slug: text(args, 'project'),
+        ...(typeof ttl === 'string' ? { ttl } : {}),
+        ...(typeof description === 'string' ? { description } : {}),
+      },
+    );
+    print(issued.token);
+  },
+  'tokens list': async ({ database, print }, args) => {
+    const tokens = await listTokens(database.db, text(args, 'email'));
+    if (tokens.length === 0) return print('no tokens');
+    const rows = tokens.map((t) => [
+      t.jti,
+      t.projectSlug,
+      t.state,
+      t.createdAt,
+      t.expiresAt,
+      t.lastUsedAt ?? '-',
+      t.description,
+    ]);
+    for (const line of table([
+      ['ID', 'PROJECT', 'STATE', 'CREATED', 'EXPIRES', 'LAST USED', 'DESCRIPTION'],
+      ...rows,
+    ]))
+      print(line);
+  },
+  'tokens revoke': async ({ database, print }, args) => {
+    const result = await revokeToken(database.db, arg(args, 'JTI'));
+    print(`revoked token ${result.jti} at ${result.revokedAt}`);
+  },
+  usage: async ({ database, print }, args) => {
+    const buckets = await projectUsage(database.db, arg(args, 'SLUG'));
+    if (buckets.length === 0) return print('no allocations');
+    const rows = buckets.map((b) => [
+      b.provider,
+      dollars(b.allocatedMicros),
+      dollars(b.spentMicros),
+      dollars(b.reservedMicros),
+      dollars(Math.max(0, b.allocatedMicros - b.spentMicros - b.reservedMicros)),
+      String(b.requests),
+      String(b.promptTokens),
+      String(b.completionTokens),
+    ]);
+    const header = [
+      'PROVIDER',
+      'ALLOCATED',
+      'SPENT',
+      'RESERVED',
+      'REMAINING',
+      'REQUESTS',
+      'TOKENS IN',
+      'TOKENS OUT',
+    ];
+    for (const line of table([header, ...rows])) print(line);
+  },
+};

@@ -1,0 +1,23 @@
+export const HELP = `gatewayctl: administer the model gateway's accounts, projects, allocations and tokens.
+
+Usage:
+  gatewayctl users add --email E [--admin]
+  gatewayctl projects add SLUG [--ip-allow CIDRS]
+  gatewayctl members request SLUG EMAIL
+  gatewayctl members approve SLUG EMAIL [--admin]
+  gatewayctl members revoke SLUG EMAIL
+  gatewayctl allocations set SLUG PROVIDER USD
+  gatewayctl tokens issue --email E --project SLUG [--ttl 30m|12h|7d] [--description TEXT]
+  gatewayctl tokens list --email E
+  gatewayctl tokens revoke JTI
+  gatewayctl usage SLUG
+
+Providers: developer, cloud_a, cloud_b, cloud_c. CIDRS: comma-separated IPv4/IPv6 ranges.
+"tokens issue" prints only the token (shown once; the gateway stores only its id).
+
+Configuration is read like the server's: GATEWAY_DATABASE_URL, GATEWAY_DATA_DIR,
+GATEWAY_SIGNING_KEY_PATH, GATEWAY_TOKEN_TTL, GATEWAY_TOKEN_MAX_TTL.
+
+Exit status: 0 done, 1 refused (unknown project, unapproved member, no allocation, ...),
+2 wrong usage.
+`;

@@ -1,0 +1,33 @@
+/** The heavy half of gatewayctl: config, database, admin service. Loaded only for valid usage. */
+import { migrateToLatest, openDatabase } from '@app/db';
+import { ConfigError } from '@app/http-kit';
+import { AccessAdminError } from '../access/admin.ts';
+import { loadGatewayConfig } from '../config.ts';
+import { gatewayMigrations } from '../db/migrations.ts';
+import type { GatewayDatabase } from '../db/schema.ts';
+import { COMMANDS } from './commands.ts';
+import type { Invocation } from './spec.ts';
+
+/** Runs a validated command; a refusal (bad input the database reveals) is a message, not a throw. */
+export async function runCommand(
+  invocation: Invocation,
+  env: NodeJS.ProcessEnv,
+  print: (line: string) => void,
+): Promise<{ refused: string } | undefined> {
+  const handler = COMMANDS[invocation.command];
+  if (!handler) throw new Error(`no handler for ${invocation.command}`);
+  try {
+    const config = loadGatewayConfig(env);
+    const database = await openDatabase<GatewayDatabase>(config.databaseUrl);
+    try {
+      await migrateToLatest(database.db, gatewayMigrations);
+      await handler({ config, database, print }, invocation);
+    } finally {
+      await database.close();
+    }
+    return undefined;
+  } catch (error) {
+    if (error instanceof AccessAdminError || error instanceof ConfigError) return { refused: error.message };
+    throw error;
+  }
+}

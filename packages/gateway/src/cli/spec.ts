@@ -1,0 +1,60 @@
+/**
+ * What each subcommand accepts, checked before anything heavy is loaded or the database is
+ * opened: wrong usage is answered at once, and handlers receive complete arguments.
+ */
+export interface CommandSpec {
+  /** Positional argument names, all required, in order. */
+  readonly args: readonly string[];
+  readonly required?: readonly string[];
+  readonly optional?: readonly string[];
+  readonly flags?: readonly string[];
+}
+
+export const SPECS: Readonly<Record<string, CommandSpec>> = {
+  'users add': { args: [], required: ['email'], flags: ['admin'] },
+  'projects add': { args: ['SLUG'], optional: ['ip-allow'] },
+  'members request': { args: ['SLUG', 'EMAIL'] },
+  'members approve': { args: ['SLUG', 'EMAIL'], flags: ['admin'] },
+  'members revoke': { args: ['SLUG', 'EMAIL'] },
+  'allocations set': { args: ['SLUG', 'PROVIDER', 'USD'] },
+  'tokens issue': { args: [], required: ['email', 'project'], optional: ['ttl', 'description'] },
+  'tokens list': { args: [], required: ['email'] },
+  'tokens revoke': { args: ['JTI'] },
+  usage: { args: ['SLUG'] },
+};
+
+export class UsageError extends Error {}
+
+export interface Invocation {
+  readonly command: string;
+  readonly args: Readonly<Record<string, string>>;
+  readonly options: Readonly<Record<string, string | boolean | undefined>>;
+}
+
+/** Splits `positionals` into command and arguments and checks them against the spec. */
+export function validate(
+  positionals: readonly string[],
+  options: Readonly<Record<string, string | boolean | undefined>>,
+): Invocation {
+  const [group = '', action = ''] = positionals;
+  const command = group === 'usage' ? 'usage' : `${group} ${action}`;
+  const spec = SPECS[command];
+  if (!spec) throw new UsageError(`unknown command '${positionals.slice(0, 2).join(' ')}'`);
+  const rest = positionals.slice(command === 'usage' ? 1 : 2);
+  const missing = spec.args[rest.length];
+  if (missing !== undefined) throw new UsageError(`missing ${missing}`);
+  if (rest.length > spec.args.length) throw new UsageError(`unexpected argument '${rest[spec.args.length]}'`);
+  const allowed = new Set([...(spec.required ?? []), ...(spec.optional ?? []), ...(spec.flags ?? [])]);
+  for (const [name, value] of Object.entries(options)) {
+    if (value !== undefined && !allowed.has(name))
+      throw new UsageError(`--${name} is not an option of '${command}'`);
+  }
+  for (const name of spec.required ?? []) {
+    const value = options[name];
+    if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`missing --${name}`);
+  }
+  const args = Object.fromEntries(spec.args.map((name, i) => [name, rest[i] ?? '']));
+  if (args.USD !== undefined && !/^\d+(\.\d+)?$/.test(args.USD))
+    throw new UsageError(`USD must be a non-negative number, got '${args.USD}'`);
+  return { command, args, options };
+}
