@@ -42,6 +42,11 @@ describe('gatewayctl', () => {
     assert.match(result.stderr, pattern, args.join(' '));
     assert.equal(result.stdout, '');
   };
+  const okInProcess = async (...args: string[]) => {
+    const result = await inProcess(...args);
+    assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+    return result.stdout.trim();
+  };
   const ok = async (...args: string[]) => {
     const result = await ctl(...args);
     assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
@@ -61,10 +66,13 @@ describe('gatewayctl', () => {
       GATEWAY_DATABASE_URL: `sqlite:${join(dir, 'g.db')}`,
       GATEWAY_DATA_DIR: dir,
     };
-    await ok('users', 'add', '--email', 'Alice@Example.com', '--admin');
-    await ok('projects', 'add', 'demo', '--ip-allow', '10.0.0.0/8,::1');
-    await ok('projects', 'add', 'empty');
-    await ok('users', 'add', '--email', 'bob@example.com');
+    assert.equal(
+      await ok('users', 'add', '--email', 'Alice@Example.com', '--admin'),
+      'created user 1 alice@example.com (admin)',
+    );
+    await okInProcess('projects', 'add', 'demo', '--ip-allow', '10.0.0.0/8,::1');
+    await okInProcess('projects', 'add', 'empty');
+    await okInProcess('users', 'add', '--email', 'bob@example.com');
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -158,28 +166,31 @@ describe('gatewayctl', () => {
       ...issue('alice@example.com'),
     );
     assert.equal(
-      await ok('members', 'request', 'demo', 'alice@example.com'),
+      await okInProcess('members', 'request', 'demo', 'alice@example.com'),
       'alice@example.com: pending membership of demo',
     );
     await refused(/not an approved member of 'demo' \(pending\)/, ...issue('alice@example.com'));
     assert.match(
-      await ok('members', 'approve', 'demo', 'alice@example.com', '--admin'),
+      await okInProcess('members', 'approve', 'demo', 'alice@example.com', '--admin'),
       /approved .*project admin/,
     );
     await refused(/already an approved member/, 'members', 'request', 'demo', 'alice@example.com');
     await refused(/Project 'demo' has no gateway allocation/, ...issue('alice@example.com'));
     assert.equal(
-      await ok('allocations', 'set', 'demo', 'cloud_a', '25'),
+      await okInProcess('allocations', 'set', 'demo', 'cloud_a', '25'),
       'demo/cloud_a allocation set to $25.00',
     );
     await refused(/'soon' is not a lifetime/, ...issue('alice@example.com', '--ttl', 'soon'));
     await refused(/at most 30d; '31d' is longer/, ...issue('alice@example.com', '--ttl', '31d'));
     const token = await ok(...issue('alice@example.com', '--ttl', '2h', '--description', 'laptop'));
     assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'only the token is printed');
-    const listed = await ok('tokens', 'list', '--email', 'alice@example.com');
+    const listed = await okInProcess('tokens', 'list', '--email', 'alice@example.com');
     assert.match(listed, /demo\s+active\s+.*laptop/);
-    assert.match(await ok('usage', 'demo'), /cloud_a\s+\$25\.00\s+\$0\.00\s+\$0\.00\s+\$25\.00\s+0/);
-    assert.match(await ok('members', 'revoke', 'demo', 'alice@example.com'), /revoked membership of demo/);
+    assert.match(await okInProcess('usage', 'demo'), /cloud_a\s+\$25\.00\s+\$0\.00\s+\$0\.00\s+\$25\.00\s+0/);
+    assert.match(
+      await okInProcess('members', 'revoke', 'demo', 'alice@example.com'),
+      /revoked membership of demo/,
+    );
     await refused(/\(revoked\)/, ...issue('alice@example.com'));
   });
 
