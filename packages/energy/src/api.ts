@@ -44,16 +44,15 @@ export function energyApi(config: EnergyConfig, db: Kysely<EnergyDatabase>) {
     api.setValidatorCompiler(() => (value) => ({ value }));
     api.setSerializerCompiler(() => (data) => JSON.stringify(data));
     await bodyParsers(api);
-    api.addHook('preValidation', async (request) => {
-      if (request.body !== undefined && request.body !== null && !isPlainObject(request.body)) {
-        throw energyErrors.create('bad_request', {
-          reason: 'The request body must be an object of parameters.',
-        });
-      }
-    });
     const authenticate = requireUser(context.users);
-    api.addHook('preHandler', async (request) => {
-      if (!isPublic(request)) await authenticate(request);
+    // One callback-style hook for both checks: async hooks cost a promise each per request.
+    api.addHook('preHandler', (request, _reply, done) => {
+      if (request.body !== undefined && request.body !== null && !isPlainObject(request.body)) {
+        done(
+          energyErrors.create('bad_request', { reason: 'The request body must be an object of parameters.' }),
+        );
+      } else if (isPublic(request)) done();
+      else authenticate(request).then(() => done(), done);
     });
     userRoutes(api, context);
     buildingRoutes(api, context);

@@ -82,16 +82,18 @@ export async function buildApp(config: EnergyConfig, options: BuildOptions = {})
     },
   });
   // Negotiation runs first, before the body is read: a format the service cannot write is 406.
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.url.startsWith('/api/')) return done();
     const query = request.query as Record<string, unknown>;
     const result = negotiate({
       extension: extensionOf(request.raw),
       formatParam: query.format,
       accept: request.headers.accept,
     });
-    if ('unsupported' in result) throw energyErrors.create('not_acceptable', { format: result.unsupported });
+    if ('unsupported' in result)
+      return done(energyErrors.create('not_acceptable', { format: result.unsupported }));
     rememberFormat(request.raw, result.format);
+    done();
   });
   await app.register(energyApi(config, database.db));
   if (!options.database) app.addHook('onClose', async () => database.close());

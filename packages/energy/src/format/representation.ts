@@ -48,37 +48,54 @@ function text(type: FieldType, value: string | number | boolean): string {
   }
 }
 
-function jsonValue(type: FieldType, value: Scalar): string {
-  if (value === null) return 'null';
-  if (type === 'float' || type === 'integer' || type === 'boolean') return text(type, value);
-  return JSON.stringify(text(type, value));
-}
+const JSON_VALUE: Readonly<Record<FieldType, (value: string | number | boolean) => string>> = {
+  integer: (value) => String(value),
+  float: (value) => rubyFloat(Number(value)),
+  boolean: (value) => (value ? 'true' : 'false'),
+  string: (value) => JSON.stringify(String(value)),
+  // ISO text needs no JSON escaping: only digits, '-', ':', 'T' and 'Z'.
+  datetime: (value) => `"${isoSeconds(String(value))}"`,
+};
 
 /**
  * A JSON writer for one representation. JSON.stringify cannot write `12.0` (it writes `12`,
  * which Ruby and Python clients read back as an integer), so the record is assembled from
- * pre-quoted keys and per-type value text; strings still go through JSON.stringify.
+ * pre-quoted keys and a value writer chosen per field type; strings still go through
+ * JSON.stringify.
  */
 export function jsonWriter(fields: readonly Field[]): (record: ApiRecord) => string {
-  const keys = fields.map((field) => ({ ...field, prefix: `${JSON.stringify(field.name)}:` }));
+  const keys = fields.map((field, index) => ({
+    name: field.name,
+    prefix: `${index === 0 ? '' : ','}${JSON.stringify(field.name)}:`,
+    write: JSON_VALUE[field.type],
+  }));
   return (record) => {
     let out = '{';
-    for (let index = 0; index < keys.length; index++) {
-      const key = keys[index] as (typeof keys)[number];
-      if (index > 0) out += ',';
-      out += key.prefix + jsonValue(key.type, record[key.name] ?? null);
+    for (const key of keys) {
+      const value = record[key.name] ?? null;
+      out += key.prefix + (value === null ? 'null' : key.write(value));
     }
     return `${out}}`;
   };
 }
 
+const jsonWriters = new WeakMap<Representation, (record: ApiRecord) => string>();
+
+function jsonOf(representation: Representation): (record: ApiRecord) => string {
+  let writer = jsonWriters.get(representation);
+  if (!writer) {
+    writer = jsonWriter(representation.fields);
+    jsonWriters.set(representation, writer);
+  }
+  return writer;
+}
+
 export function toJson(representation: Representation, record: ApiRecord): string {
-  return jsonWriter(representation.fields)(record);
+  return jsonOf(representation)(record);
 }
 
 export function toJsonList(representation: Representation, records: readonly ApiRecord[]): string {
-  const write = jsonWriter(representation.fields);
-  return `[${records.map(write).join(',')}]`;
+  return `[${records.map(jsonOf(representation)).join(',')}]`;
 }
 
 export function xmlName(name: string): string {
@@ -112,9 +129,12 @@ function emptyTag(name: string, attributes: Record<string, string>): string {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being replaced
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 const TEXT_SPECIAL = /[&<>]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being escaped
+const NEEDS_ESCAPING = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 export function escapeText(value: string): string {
+  if (!NEEDS_ESCAPING.test(value)) return value;
   return value.replace(NOT_XML, '\ufffd').replace(TEXT_SPECIAL, (char) => ESCAPES[char] ?? char);
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { rubyFloat } from './ruby-float.ts';
+import { rubyFloat, rubyFloatGeneral } from './ruby-float.ts';
 
 test('writes floats as Ruby Float#to_s does', () => {
   const cases: Array<[number, string]> = [
@@ -37,4 +37,16 @@ test('round-trips: parsing the text gives the same float back', () => {
 test('refuses non-finite values, which Rails never stored', () => {
   assert.throws(() => rubyFloat(Number.NaN), RangeError);
   assert.throws(() => rubyFloat(Number.POSITIVE_INFINITY), RangeError);
+});
+
+test('the fast path agrees with the general algorithm', () => {
+  fc.assert(
+    fc.property(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e17, max: 1e17 }), (value) => {
+      assert.equal(rubyFloat(value), rubyFloatGeneral(value));
+    }),
+    { numRuns: 2000 },
+  );
+  for (const value of [1e-4, 0.00009999, 1e16 - 2, 0.1 + 0.2, -123.456]) {
+    assert.equal(rubyFloat(value), rubyFloatGeneral(value), String(value));
+  }
 });

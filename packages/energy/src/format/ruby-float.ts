@@ -5,6 +5,14 @@
  * Digits are the shortest that round-trip, as in both Ruby and JavaScript.
  */
 export function rubyFloat(value: number): string {
+  const magnitude = Math.abs(value);
+  // Fast path: in Ruby's plain-notation range JavaScript writes the same shortest digits.
+  if (magnitude >= 1e-4 && magnitude < 1e16) return Number.isInteger(value) ? `${value}.0` : String(value);
+  return rubyFloatGeneral(value);
+}
+
+/** The general algorithm, for every finite value (the fast path is checked against it). */
+export function rubyFloatGeneral(value: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite float: ${value}`);
   if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
   const sign = value < 0 ? '-' : '';
