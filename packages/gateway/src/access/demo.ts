@@ -1,0 +1,88 @@
+/**
+ * First-start demo account for the embedded default: when the SQLite database has no users,
+ * a demo user, project and allocations are created and a token is issued, so the printed
+ * curl line works at once. Never on PostgreSQL (a real deployment), never twice.
+ */
+import { type Database, isPostgresUrl, migrateToLatest, openDatabase } from '@app/db';
+import type { GatewayConfig } from '../config.ts';
+import { PROVIDERS } from '../contracts.ts';
+import { gatewayMigrations } from '../db/migrations.ts';
+import type { GatewayDatabase } from '../db/schema.ts';
+import {
+  AccessAdminError,
+  addProject,
+  addUser,
+  approveMembership,
+  issueToken,
+  requestMembership,
+  setAllocation,
+} from './admin.ts';
+import { loadSigningKeys, signingKeyLocation } from './keys.ts';
+
+export const DEMO = { email: 'demo@example.com', project: 'demo', usdPerBucket: 25, ttl: '7d' } as const;
+
+export interface DemoAccount {
+  readonly token: string;
+  readonly expiresAt: Date;
+}
+
+/** Creates the demo account if the database has no users; undefined when it already has some. */
+export async function seedDemo(
+  database: Database<GatewayDatabase>,
+  config: GatewayConfig,
+): Promise<DemoAccount | undefined> {
+  const db = database.db;
+  const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (anyUser) return undefined;
+  try {
+    await addUser(db, { email: DEMO.email, admin: true });
+  } catch (error) {
+    // Another instance started at the same moment and seeded first.
+    if (error instanceof AccessAdminError && error.code === 'duplicate_user') return undefined;
+    throw error;
+  }
+  await addProject(db, { slug: DEMO.project });
+  await requestMembership(db, { slug: DEMO.project, email: DEMO.email });
+  await approveMembership(db, { slug: DEMO.project, email: DEMO.email, admin: true });
+  for (const provider of PROVIDERS)
+    await setAllocation(db, { slug: DEMO.project, provider, usd: DEMO.usdPerBucket });
+  const keys = await loadSigningKeys(signingKeyLocation(config.dataDir, config.access.signingKeyPath));
+  const issued = await issueToken(
+    db,
+    keys,
+    // The demo token lives 7 days, or less if the operator capped lifetimes below that.
+    { defaultTtl: config.access.tokenTtl, maxTtl: config.access.tokenMaxTtl },
+    { email: DEMO.email, slug: DEMO.project, description: 'demo token (first start)' },
+  );
+  return { token: issued.token, expiresAt: issued.expiresAt };
+}
+
+/**
+ * main.ts calls this once before listening: opens the configured database on its own
+ * connection, seeds when enabled and embedded, closes it again.
+ */
+export async function seedDemoOnFirstStart(config: GatewayConfig): Promise<DemoAccount | undefined> {
+  if (!config.access.demoSeed || isPostgresUrl(config.databaseUrl) || config.databaseUrl.includes(':memory:'))
+    return undefined;
+  const database = await openDatabase<GatewayDatabase>(config.databaseUrl);
+  try {
+    await migrateToLatest(database.db, gatewayMigrations);
+    return await seedDemo(database, config);
+  } finally {
+    await database.close();
+  }
+}
+
+/** The lines main.ts prints: ready-to-paste curl commands carrying the demo token. */
+export function demoInstructions(account: DemoAccount, baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, '');
+  const auth = `-H 'Authorization: Bearer ${account.token}'`;
+  const body = JSON.stringify({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Say hello!' }] });
+  return [
+    `Demo account created: ${DEMO.email}, project '${DEMO.project}', $${DEMO.usdPerBucket} on each provider bucket.`,
+    `Demo token (expires ${account.expiresAt.toISOString()}); try:`,
+    `  curl -s ${base}/v1/chat/completions ${auth} -H 'Content-Type: application/json' -d '${body}'`,
+    `  curl -s ${base}/v1/models ${auth}`,
+    'More tokens: npx gatewayctl tokens issue --email demo@example.com --project demo',
+  ].join('\n');
+}
