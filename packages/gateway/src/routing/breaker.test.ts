@@ -68,3 +68,22 @@ test('client errors and rate limits neither count nor reset', () => {
   b.record('x', 'server');
   assert.equal(b.state('x'), 'open');
 });
+
+test('opening and closing are announced once each', () => {
+  const clock = manualClock();
+  const changes: string[] = [];
+  const b = new CircuitBreakers({
+    failures: 2,
+    cooldownMs: 1000,
+    now: clock.now,
+    onChange: (key, state) => changes.push(`${key} ${state}`),
+  });
+  b.record('cloud_a', 'server');
+  b.record('cloud_a', 'ok');
+  assert.deepEqual(changes, [], 'a closed circuit that stays closed says nothing');
+  b.record('cloud_a', 'server');
+  b.record('cloud_a', 'server');
+  clock.advance(1000);
+  b.record('cloud_a', 'ok');
+  assert.deepEqual(changes, ['cloud_a open', 'cloud_a closed']);
+});

@@ -16,6 +16,8 @@ export interface BreakerOptions {
   readonly failures: number;
   readonly cooldownMs: number;
   readonly now: () => number;
+  /** Told when a circuit opens or closes again (operators want both in the log). */
+  readonly onChange?: (key: string, state: 'open' | 'closed') => void;
 }
 
 interface Circuit {
@@ -66,7 +68,9 @@ export class CircuitBreakers {
 
   record(key: string, outcome: 'ok' | UpstreamFailureKind): void {
     if (outcome === 'ok') {
+      const wasOpen = this.#circuits.get(key)?.openedAt !== undefined;
       this.#circuits.delete(key);
+      if (wasOpen) this.#options.onChange?.(key, 'closed');
       return;
     }
     if (!COUNTED.has(outcome)) return;
@@ -79,6 +83,7 @@ export class CircuitBreakers {
     if (state === 'half-open' || circuit.consecutive >= this.#options.failures) {
       circuit.openedAt = this.#options.now();
       circuit.trialAt = undefined;
+      this.#options.onChange?.(key, 'open');
     }
   }
 }

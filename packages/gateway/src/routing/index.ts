@@ -85,6 +85,10 @@ export async function createRouting(deps: RoutingDeps): Promise<Routing> {
     failures: deps.config.breakerFailures,
     cooldownMs: deps.config.breakerCooldownMs,
     now,
+    onChange: (upstream, state) =>
+      state === 'open'
+        ? deps.log.warn({ upstream }, 'upstream circuit opened: provider taken out of selection')
+        : deps.log.info({ upstream }, 'upstream circuit closed: provider back in selection'),
   });
   const router = createRouter({ catalog, upstreams, breakers, sticky, ledger: deps.ledger });
   return {
