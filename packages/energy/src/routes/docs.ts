@@ -183,15 +183,15 @@ function xmlInputExample(wrapper: string, example: Record<string, unknown>): str
 
 /** Request bodies: every accepted name, flat or wrapped, in JSON, XML and form encoding. */
 export function inputBody(fields: readonly InputField[], wrapper: string, example: Record<string, unknown>) {
-  const xmlExample = xmlInputExample(wrapper, example);
   const properties: Record<string, TSchema> = {};
+  const xmlProperties: Record<string, TSchema> = {};
   for (const field of fields) {
     for (const name of field.names) {
+      const base = inputScalar(field.kind);
       const aliasOf = name === field.attribute ? '' : ` Alias of ${field.attribute}.`;
-      properties[name] = Type.Optional({
-        ...inputScalar(field.kind),
-        description: `${field.kind}.${aliasOf}`.trim(),
-      });
+      const description = `${(base as { description?: string }).description ?? field.kind}.${aliasOf}`;
+      properties[name] = Type.Optional({ ...base, description });
+      xmlProperties[name] = Type.Optional({ ...base, description, xml: { name: xmlName(name) } });
     }
   }
   properties.token = Type.Optional(
@@ -199,19 +199,13 @@ export function inputBody(fields: readonly InputField[], wrapper: string, exampl
   );
   const flat = Type.Object(properties);
   const wrapped = Type.Object({ [wrapper]: flat, token: Type.Optional(Type.String()) });
+  const jsonExamples = { wrapped: { value: { [wrapper]: example } }, flat: { value: example } };
+  const xmlExamples = { xml: { value: xmlInputExample(wrapper, example) } };
   return {
     content: {
-      [JSON_TYPE]: {
-        schema: {
-          ...Type.Union([wrapped, flat]),
-          'x-examples': { wrapped: { value: { [wrapper]: example } }, flat: { value: example } },
-        },
-      },
+      [JSON_TYPE]: { schema: { ...Type.Union([wrapped, flat]), 'x-examples': jsonExamples } },
       [XML_TYPE]: {
-        schema: {
-          ...Type.Object({}, { xml: { name: wrapper } }),
-          'x-examples': { xml: { value: xmlExample } },
-        },
+        schema: { ...Type.Object(xmlProperties, { xml: { name: wrapper } }), 'x-examples': xmlExamples },
       },
       'application/x-www-form-urlencoded': { schema: flat },
     },
@@ -229,3 +223,66 @@ export const FormatQuery = Type.Object({
 
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 export const BuildingParams = Type.Object({ building_id: Type.Integer({ minimum: 1 }) });
+
+/** Route schemas by role, so every resource documents its routes the same way. */
+export const routeSchemas = {
+  list: (
+    tags: string[],
+    summary: string,
+    representation: Representation,
+    example: ApiRecord,
+    params?: TSchema,
+  ) => ({
+    tags,
+    summary,
+    ...(params ? { params } : {}),
+    querystring: FormatQuery,
+    response: {
+      200: { description: 'The list', content: listContent(representation, example) },
+      ...errorResponses(READ_ERRORS),
+    },
+  }),
+  create: (
+    tags: string[],
+    summary: string,
+    representation: Representation,
+    example: ApiRecord,
+    body: unknown,
+    params?: TSchema,
+  ) => ({
+    tags,
+    summary,
+    ...(params ? { params } : {}),
+    querystring: FormatQuery,
+    body,
+    response: {
+      201: { description: 'Created; Location names it', content: recordContent(representation, example) },
+      ...errorResponses(WRITE_ERRORS),
+    },
+  }),
+  show: (tags: string[], summary: string, representation: Representation, example: ApiRecord) => ({
+    tags,
+    summary,
+    params: IdParams,
+    querystring: FormatQuery,
+    response: {
+      200: { description: 'The record', content: recordContent(representation, example) },
+      ...errorResponses(READ_ERRORS),
+    },
+  }),
+  update: (tags: string[], summary: string, body: unknown) => ({
+    tags,
+    summary,
+    params: IdParams,
+    querystring: FormatQuery,
+    body,
+    response: { 204: { description: 'Updated, no body', type: 'null' }, ...errorResponses(WRITE_ERRORS) },
+  }),
+  remove: (tags: string[], summary: string) => ({
+    tags,
+    summary,
+    params: IdParams,
+    querystring: FormatQuery,
+    response: { 204: { description: 'Deleted, no body', type: 'null' }, ...errorResponses(READ_ERRORS) },
+  }),
+};

@@ -4,17 +4,7 @@ import type { ApiRecord, Representation, Scalar } from '../format/representation
 import { sendList, sendNoContent, sendRecord } from '../format/respond.ts';
 import type { FieldErrors, InputField } from '../input/fields.ts';
 import type { RouteContext } from './context.ts';
-import {
-  BuildingParams,
-  errorResponses,
-  FormatQuery,
-  IdParams,
-  inputBody,
-  listContent,
-  READ_ERRORS,
-  recordContent,
-  WRITE_ERRORS,
-} from './docs.ts';
+import { BuildingParams, inputBody, routeSchemas } from './docs.ts';
 import { found, idOf, locationOf, pathId, readInput, throwIfInvalid } from './http.ts';
 
 type Values = Record<string, Scalar>;
@@ -40,134 +30,102 @@ export interface NestedResource {
   readonly validate?: (buildingId: number, values: Values) => Promise<FieldErrors>;
 }
 
+/** The building in the path, when the caller owns it; a 404 otherwise. */
+async function ownedBuilding(context: RouteContext, request: FastifyRequest): Promise<number> {
+  const buildingId = pathId(request, 'building_id');
+  if (!(await context.buildings.owns(userIdOf(request), buildingId))) found(undefined);
+  return buildingId;
+}
+
+async function validInput(
+  resource: NestedResource,
+  request: FastifyRequest,
+  buildingId: number,
+  mode: 'create' | 'update',
+): Promise<Values> {
+  const values = readInput(request, resource.input, resource.wrapper, mode);
+  if (resource.validate) throwIfInvalid(await resource.validate(buildingId, values));
+  return values;
+}
+
+function collectionRoutes(app: FastifyInstance, context: RouteContext, resource: NestedResource): void {
+  const { plural, wrapper, representation, repository, example } = resource;
+  const path = `/api/v1/buildings/:building_id/${plural}`;
+  const tags = [plural];
+  const body = inputBody(resource.input, wrapper, resource.inputExample);
+  app.get(
+    path,
+    {
+      schema: routeSchemas.list(tags, `All ${plural} of a building`, representation, example, BuildingParams),
+    },
+    async (request, reply) => {
+      const buildingId = await ownedBuilding(context, request);
+      return sendList(request, reply, representation, await repository.list(buildingId));
+    },
+  );
+  app.post(
+    path,
+    {
+      schema: routeSchemas.create(
+        tags,
+        `Create a ${wrapper} of a building`,
+        representation,
+        example,
+        body,
+        BuildingParams,
+      ),
+    },
+    async (request, reply) => {
+      const buildingId = await ownedBuilding(context, request);
+      const record = await repository.create(
+        buildingId,
+        await validInput(resource, request, buildingId, 'create'),
+      );
+      const location = locationOf(request, context.config.publicUrl, `/api/v1/${plural}/${idOf(record)}`);
+      reply.code(201).header('location', location);
+      return sendRecord(request, reply, representation, record);
+    },
+  );
+}
+
+function memberRoutes(app: FastifyInstance, resource: NestedResource): void {
+  const { plural, wrapper, representation, repository } = resource;
+  const path = `/api/v1/${plural}/:id`;
+  const tags = [plural];
+  const owned = async (request: FastifyRequest) =>
+    found(await repository.find(userIdOf(request), pathId(request, 'id')));
+  app.get(
+    path,
+    { schema: routeSchemas.show(tags, `One ${wrapper}`, representation, resource.example) },
+    async (request, reply) => sendRecord(request, reply, representation, await owned(request)),
+  );
+  const update = async (request: FastifyRequest, reply: FastifyReply) => {
+    const record = await owned(request);
+    await repository.update(
+      idOf(record),
+      await validInput(resource, request, Number(record.building_id), 'update'),
+    );
+    return sendNoContent(reply);
+  };
+  const body = inputBody(resource.input, wrapper, resource.inputExample);
+  const updateSchema = routeSchemas.update(
+    tags,
+    `Update a ${wrapper} (only the parameters sent change)`,
+    body,
+  );
+  app.put(path, { schema: updateSchema }, update);
+  app.patch(path, { schema: updateSchema }, update);
+  app.delete(path, { schema: routeSchemas.remove(tags, `Delete a ${wrapper}`) }, async (request, reply) => {
+    await repository.remove(idOf(await owned(request)));
+    return sendNoContent(reply);
+  });
+}
+
 export function nestedResourceRoutes(
   app: FastifyInstance,
   context: RouteContext,
   resource: NestedResource,
 ): void {
-  const { plural, wrapper, representation, repository } = resource;
-  const tags = [plural];
-  const member = `/api/v1/${plural}/:id`;
-  const collection = `/api/v1/buildings/:building_id/${plural}`;
-  const body = inputBody(resource.input, wrapper, resource.inputExample);
-  const validated = async (buildingId: number, values: Values) => {
-    if (resource.validate) throwIfInvalid(await resource.validate(buildingId, values));
-    return values;
-  };
-  const ownedBuilding = async (userId: number, buildingId: number) => {
-    if (!(await context.buildings.owns(userId, buildingId))) found(undefined);
-    return buildingId;
-  };
-
-  app.get(
-    collection,
-    {
-      schema: {
-        tags,
-        summary: `All ${plural} of a building`,
-        params: BuildingParams,
-        querystring: FormatQuery,
-        response: {
-          200: { description: 'The list', content: listContent(representation, resource.example) },
-          ...errorResponses(READ_ERRORS),
-        },
-      },
-    },
-    async (request, reply) => {
-      const buildingId = await ownedBuilding(userIdOf(request), pathId(request, 'building_id'));
-      return sendList(request, reply, representation, await repository.list(buildingId));
-    },
-  );
-
-  app.post(
-    collection,
-    {
-      schema: {
-        tags,
-        summary: `Create a ${wrapper} of a building`,
-        params: BuildingParams,
-        querystring: FormatQuery,
-        body,
-        response: {
-          201: {
-            description: 'Created; Location names it',
-            content: recordContent(representation, resource.example),
-          },
-          ...errorResponses(WRITE_ERRORS),
-        },
-      },
-    },
-    async (request, reply) => {
-      const buildingId = await ownedBuilding(userIdOf(request), pathId(request, 'building_id'));
-      const values = await validated(buildingId, readInput(request, resource.input, wrapper, 'create'));
-      const record = await repository.create(buildingId, values);
-      reply
-        .code(201)
-        .header(
-          'location',
-          locationOf(request, context.config.publicUrl, `/api/v1/${plural}/${idOf(record)}`),
-        );
-      return sendRecord(request, reply, representation, record);
-    },
-  );
-
-  app.get(
-    member,
-    {
-      schema: {
-        tags,
-        summary: `One ${wrapper}`,
-        params: IdParams,
-        querystring: FormatQuery,
-        response: {
-          200: { description: `The ${wrapper}`, content: recordContent(representation, resource.example) },
-          ...errorResponses(READ_ERRORS),
-        },
-      },
-    },
-    async (request, reply) => {
-      const record = found(await repository.find(userIdOf(request), pathId(request, 'id')));
-      return sendRecord(request, reply, representation, record);
-    },
-  );
-
-  const update = {
-    schema: {
-      tags,
-      summary: `Update a ${wrapper} (only the parameters sent change)`,
-      params: IdParams,
-      querystring: FormatQuery,
-      body,
-      response: { 204: { description: 'Updated, no body', type: 'null' }, ...errorResponses(WRITE_ERRORS) },
-    },
-  };
-  const updateHandler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const record = found(await repository.find(userIdOf(request), pathId(request, 'id')));
-    const values = await validated(
-      Number(record.building_id),
-      readInput(request, resource.input, wrapper, 'update'),
-    );
-    await repository.update(idOf(record), values);
-    return sendNoContent(reply);
-  };
-  app.put(member, update, updateHandler);
-  app.patch(member, update, updateHandler);
-
-  app.delete(
-    member,
-    {
-      schema: {
-        tags,
-        summary: `Delete a ${wrapper}`,
-        params: IdParams,
-        querystring: FormatQuery,
-        response: { 204: { description: 'Deleted, no body', type: 'null' }, ...errorResponses(READ_ERRORS) },
-      },
-    },
-    async (request, reply) => {
-      const record = found(await repository.find(userIdOf(request), pathId(request, 'id')));
-      await repository.remove(idOf(record));
-      return sendNoContent(reply);
-    },
-  );
+  collectionRoutes(app, context, resource);
+  memberRoutes(app, resource);
 }

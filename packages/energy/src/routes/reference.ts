@@ -8,7 +8,7 @@ import {
   roofTypeRepresentation,
 } from '../resources/reference.ts';
 import type { RouteContext } from './context.ts';
-import { errorResponses, FormatQuery, IdParams, listContent, READ_ERRORS, recordContent } from './docs.ts';
+import { routeSchemas } from './docs.ts';
 import { found, pathId } from './http.ts';
 
 interface ReadOnlyList {
@@ -22,42 +22,17 @@ interface ReadOnlyList {
 
 function readOnlyRoutes(app: FastifyInstance, resource: ReadOnlyList): void {
   const tags = [resource.path];
+  const { representation, example } = resource;
   app.get(
     `/api/v1/${resource.path}`,
-    {
-      schema: {
-        tags,
-        summary: `All ${resource.title}, by sort_order`,
-        querystring: FormatQuery,
-        response: {
-          200: { description: 'The list', content: listContent(resource.representation, resource.example) },
-          ...errorResponses(READ_ERRORS),
-        },
-      },
-    },
-    async (request, reply) => sendList(request, reply, resource.representation, await resource.list()),
+    { schema: routeSchemas.list(tags, `All ${resource.title}, by sort_order`, representation, example) },
+    async (request, reply) => sendList(request, reply, representation, await resource.list()),
   );
   app.get(
     `/api/v1/${resource.path}/:id`,
-    {
-      schema: {
-        tags,
-        summary: `One of the ${resource.title}`,
-        params: IdParams,
-        querystring: FormatQuery,
-        response: {
-          200: {
-            description: 'The record',
-            content: recordContent(resource.representation, resource.example),
-          },
-          ...errorResponses(READ_ERRORS),
-        },
-      },
-    },
-    async (request, reply) => {
-      const record = found(await resource.find(pathId(request, 'id')));
-      return sendRecord(request, reply, resource.representation, record);
-    },
+    { schema: routeSchemas.show(tags, `One of the ${resource.title}`, representation, example) },
+    async (request, reply) =>
+      sendRecord(request, reply, representation, found(await resource.find(pathId(request, 'id')))),
   );
 }
 
