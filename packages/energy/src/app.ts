@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type Database, migrateToLatest } from '@app/db';
-import { type App, createServer } from '@app/http-kit';
+import { type App, createServer, type OpenApiInfo } from '@app/http-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { energyApi } from './api.ts';
 import type { EnergyConfig } from './config.ts';
 import { energyMigrations } from './db/migrations.ts';
@@ -46,6 +47,39 @@ const TOKEN_SECURITY = {
   },
 };
 
+const OPENAPI: OpenApiInfo = {
+  title: 'Energy asset service',
+  version: '1.0.0',
+  description:
+    'Operations of buildings, fan controls and roof types, in JSON and XML (Rails-compatible). ' +
+    'Choose the format with a .json/.xml extension, a format parameter or Accept; JSON by default.',
+  tags: [
+    { name: 'users', description: 'API tokens' },
+    { name: 'buildings', description: "The caller's buildings" },
+    { name: 'elevators', description: 'Elevators of a building' },
+    { name: 'building operations', description: 'Operating schedules and loads of a building' },
+    { name: 'fan_controls', description: 'Reference list, read-only' },
+    { name: 'roof_types', description: 'Reference list, read-only' },
+  ],
+  securitySchemes: TOKEN_SECURITY,
+  security: [{ tokenParam: [] }, { bearer: [] }, { railsToken: [] }],
+};
+
+/** Negotiation runs first, before the body is read: a format the service cannot write is 406. */
+function negotiation(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  if (!request.url.startsWith('/api/')) return done();
+  const query = request.query as Record<string, unknown>;
+  const result = negotiate({
+    extension: extensionOf(request.raw),
+    formatParam: query.format,
+    accept: request.headers.accept,
+  });
+  if ('unsupported' in result)
+    return done(energyErrors.create('not_acceptable', { format: result.unsupported }));
+  rememberFormat(request.raw, result.format);
+  done();
+}
+
 /** Builds the energy asset service: migrations run, routes registered, nothing listening yet. */
 export async function buildApp(config: EnergyConfig, options: BuildOptions = {}): Promise<App> {
   const database = options.database ?? (await openEnergyDatabase(config.databaseUrl));
@@ -58,43 +92,14 @@ export async function buildApp(config: EnergyConfig, options: BuildOptions = {})
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ready: () => database.ping(),
     fastify: { rewriteUrl },
-    openapi: {
-      title: 'Energy asset service',
-      version: '1.0.0',
-      description:
-        'Operations of buildings, fan controls and roof types, in JSON and XML (Rails-compatible). ' +
-        'Choose the format with a .json/.xml extension, a format parameter or Accept; JSON by default.',
-      tags: [
-        { name: 'users', description: 'API tokens' },
-        { name: 'buildings', description: "The caller's buildings" },
-        { name: 'elevators', description: 'Elevators of a building' },
-        { name: 'operations', description: 'Operating schedules and loads of a building' },
-        { name: 'fan_controls', description: 'Reference list, read-only' },
-        { name: 'roof_types', description: 'Reference list, read-only' },
-      ],
-      securitySchemes: TOKEN_SECURITY,
-      security: [{ tokenParam: [] }, { bearer: [] }, { railsToken: [] }],
-    },
+    openapi: OPENAPI,
     errors: {
       fromFramework: (kind, message, request) =>
         energyErrorFromFramework(kind, message, request.headers['content-type']),
       render: renderError,
     },
   });
-  // Negotiation runs first, before the body is read: a format the service cannot write is 406.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.url.startsWith('/api/')) return done();
-    const query = request.query as Record<string, unknown>;
-    const result = negotiate({
-      extension: extensionOf(request.raw),
-      formatParam: query.format,
-      accept: request.headers.accept,
-    });
-    if ('unsupported' in result)
-      return done(energyErrors.create('not_acceptable', { format: result.unsupported }));
-    rememberFormat(request.raw, result.format);
-    done();
-  });
+  app.addHook('onRequest', negotiation);
   await app.register(energyApi(config, database.db));
   if (!options.database) app.addHook('onClose', async () => database.close());
   return app;

@@ -7,6 +7,7 @@ import { nestedResourceRoutes } from './nested-resource.ts';
 export function elevatorRoutes(app: FastifyInstance, context: RouteContext): void {
   nestedResourceRoutes(app, context, {
     plural: 'elevators',
+    tag: 'elevators',
     wrapper: 'elevator',
     representation: elevatorRepresentation,
     input: elevatorInput,

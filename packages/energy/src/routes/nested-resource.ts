@@ -11,8 +11,10 @@ type Values = Record<string, Scalar>;
 
 /** A resource owned by a building, with Rails' shallow routes: nested index/create, flat member routes. */
 export interface NestedResource {
-  /** Path segment and tag, e.g. `operations`. */
+  /** Path segment, e.g. `operations`. */
   readonly plural: string;
+  /** OpenAPI tag ("operations" is the kit's tag for health endpoints). */
+  readonly tag: string;
   /** Parameter wrapper and singular name, e.g. `operation`. */
   readonly wrapper: string;
   readonly representation: Representation;
@@ -51,7 +53,7 @@ async function validInput(
 function collectionRoutes(app: FastifyInstance, context: RouteContext, resource: NestedResource): void {
   const { plural, wrapper, representation, repository, example } = resource;
   const path = `/api/v1/buildings/:building_id/${plural}`;
-  const tags = [plural];
+  const tags = [resource.tag];
   const body = inputBody(resource.input, wrapper, resource.inputExample);
   app.get(
     path,
@@ -91,7 +93,7 @@ function collectionRoutes(app: FastifyInstance, context: RouteContext, resource:
 function memberRoutes(app: FastifyInstance, resource: NestedResource): void {
   const { plural, wrapper, representation, repository } = resource;
   const path = `/api/v1/${plural}/:id`;
-  const tags = [plural];
+  const tags = [resource.tag];
   const owned = async (request: FastifyRequest) =>
     found(await repository.find(userIdOf(request), pathId(request, 'id')));
   app.get(

@@ -13,6 +13,7 @@ import { nestedResourceRoutes } from './nested-resource.ts';
 export function operationRoutes(app: FastifyInstance, context: RouteContext): void {
   nestedResourceRoutes(app, context, {
     plural: 'operations',
+    tag: 'building operations',
     wrapper: 'operation',
     representation: operationRepresentation,
     input: operationInput,
