@@ -67,15 +67,20 @@ const OPENAPI: OpenApiInfo = {
 
 /** Negotiation runs first, before the body is read: a format the service cannot write is 406. */
 function negotiation(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
-  if (!request.url.startsWith('/api/')) return done();
+  if (!request.url.startsWith('/api/')) {
+    done();
+    return;
+  }
   const query = request.query as Record<string, unknown>;
   const result = negotiate({
     extension: extensionOf(request.raw),
     formatParam: query.format,
     accept: request.headers.accept,
   });
-  if ('unsupported' in result)
-    return done(energyErrors.create('not_acceptable', { format: result.unsupported }));
+  if ('unsupported' in result) {
+    done(energyErrors.create('not_acceptable', { format: result.unsupported }));
+    return;
+  }
   rememberFormat(request.raw, result.format);
   done();
 }
