@@ -91,12 +91,24 @@ test('a sticky choice expires after the idle time, and each use renews it', asyn
   assert.equal((await router.select(plan, principal(), noNeeds)).provider, 'developer', 'expired');
 });
 
-test('an exhausted sticky provider is left for one with budget', async () => {
+test('a kept sticky choice costs no balance read; a failed reservation moves it for good', async () => {
   const { router, funds } = setup({ cloud_a: 500, cloud_b: 100 });
   const plan = router.resolve('claude-opus', {});
   assert.equal((await router.select(plan, principal(), noNeeds)).provider, 'cloud_a');
+  const reads = funds.calls();
   funds.set({ cloud_a: 0, cloud_b: 100 });
-  assert.equal((await router.select(plan, principal(), noNeeds)).provider, 'cloud_b');
+  // The bucket is empty, but the reservation is what finds out (atomically, in the ledger).
+  assert.equal((await router.select(plan, principal(), noNeeds)).provider, 'cloud_a');
+  assert.equal(funds.calls(), reads, 'sticky path: no balances() call');
+  // The chat path's reservation failed: it asks again excluding cloud_a.
+  assert.equal((await router.select(plan, principal(), noNeeds, ['cloud_a'])).provider, 'cloud_b');
+  assert.equal((await router.select(plan, principal(), noNeeds)).provider, 'cloud_b', 'the choice moved');
+});
+
+test('a new choice skips providers whose bucket is empty', async () => {
+  const { router } = setup({ cloud_a: 0, cloud_b: 100, developer: 50 });
+  const selection = await router.select(router.resolve('claude-opus', {}), principal(), noNeeds);
+  assert.equal(selection.provider, 'cloud_b');
 });
 
 test('needs filter candidates: web search never goes to cloud_a', async () => {

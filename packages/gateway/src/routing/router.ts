@@ -143,18 +143,29 @@ export function createRouter(deps: RouterDeps): Router {
     return selectionOf(candidate, plan);
   }
 
-  /** Sticky choice if still usable, else the usable candidate with the most budget left. */
-  async function choose(
-    usable: Candidate[],
-    balances: Partial<Record<ProviderId, BucketBalance>>,
+  /**
+   * The usable candidate with the most budget left (ties: PROVIDERS order, the sort is stable),
+   * which becomes the sticky choice. 402 when healthy providers exist but none can pay.
+   */
+  async function chooseAnew(
+    healthy: Candidate[],
+    exclude: readonly ProviderId[],
+    principal: Principal,
     key: StickyKey,
   ) {
-    const current = await sticky.get(key);
-    const kept = usable.find((c) => c.offer.provider === current);
-    if (kept) return kept;
+    const balances = await ledger.balances(principal.projectId);
     const remaining = (c: Candidate) => balances[c.offer.provider]?.remainingMicros ?? 0;
-    // Stable sort: equal budgets keep PROVIDERS order, so the choice is deterministic.
-    const best = [...usable].sort((a, b) => remaining(b) - remaining(a))[0] as Candidate;
+    const usable = healthy.filter(
+      (c) => !exclude.includes(c.offer.provider) && hasBudget(balances[c.offer.provider]),
+    );
+    const best = [...usable].sort((a, b) => remaining(b) - remaining(a))[0];
+    if (!best) {
+      const providers = healthy.map((c) => c.offer.provider).join(', ');
+      throw gatewayErrors.create('gateway_allocation_exhausted', {
+        project: principal.projectSlug,
+        provider: providers,
+      });
+    }
     await sticky.set(key, best.offer.provider);
     return best;
   }
@@ -176,21 +187,15 @@ export function createRouter(deps: RouterDeps): Router {
       throw capabilityError(model, needs, undefined);
     }
     const healthy = fitting.filter((c) => breakers.allows(c.endpoint.key));
-    const balances = healthy.length > 0 ? await ledger.balances(principal.projectId) : {};
-    const usable = healthy.filter(
-      (c) => !exclude.includes(c.offer.provider) && hasBudget(balances[c.offer.provider]),
-    );
-    if (usable.length === 0) {
-      if (healthy.length === 0)
-        throw unavailable(`Every provider of ${model.id} is failing right now; retry later.`);
-      const providers = healthy.map((c) => c.offer.provider).join(', ');
-      throw gatewayErrors.create('gateway_allocation_exhausted', {
-        project: principal.projectSlug,
-        provider: providers,
-      });
-    }
+    if (healthy.length === 0)
+      throw unavailable(`Every provider of ${model.id} is failing right now; retry later.`);
     const key = { userId: principal.userId, projectId: principal.projectId, family: plan.family };
-    const chosen = await choose(usable, balances, key);
+    // The sticky choice is kept without reading balances: the reservation that follows checks
+    // the bucket atomically anyway, and when it fails the chat path excludes the provider and
+    // asks again. This keeps a database read off the common path.
+    const current = await sticky.get(key);
+    const kept = healthy.find((c) => c.offer.provider === current && !exclude.includes(current));
+    const chosen = kept ?? (await chooseAnew(healthy, exclude, principal, key));
     breakers.acquire(chosen.endpoint.key);
     return selectionOf(chosen, plan);
   }
