@@ -76,6 +76,8 @@ class SseSession {
   #keepAlive: NodeJS.Timeout | undefined;
   #usage: TokenUsage | undefined;
   #streamedChars = 0;
+  /** [DONE] was sent. */
+  #completed = false;
 
   constructor(call: UpstreamCall, options: StreamOptions) {
     this.#call = call;
@@ -122,10 +124,15 @@ class SseSession {
       includeUsage: this.#options.includeUsage,
     });
     try {
+      let ended = false;
       for await (const bytes of response.chunks()) {
-        if (this.#handle(translator.push(bytes))) return response.discard();
+        // After [DONE] the rest of the body (normally nothing) is drained, not destroyed, so
+        // the connection goes back to the pool; after an error event it is cut.
+        if (ended) continue;
+        ended = this.#handle(translator.push(bytes));
+        if (ended && !this.#completed) return response.discard();
       }
-      if (this.#handle(translator.end())) return;
+      if (ended || this.#handle(translator.end())) return;
       // No [DONE]: complete if the usage chunk came, else the upstream broke off.
       if (this.#usage) this.#handle([{ type: 'done' }]);
       else this.#fail({ kind: 'server', status: 502, message: 'the provider ended the stream early.' });
@@ -141,29 +148,36 @@ class SseSession {
     }
   }
 
-  /** Writes the events; true once the stream has ended (done or failed). */
+  /**
+   * Writes the events of one upstream read as one write (one syscall, one chunk on the wire,
+   * no added delay); true once the stream has ended (done or failed).
+   */
   #handle(events: readonly StreamEvent[]): boolean {
+    let batch = '';
     for (const event of events) {
       switch (event.type) {
         case 'chunk':
           this.#stopKeepAlive();
           this.#streamedChars += generatedChars(event.chunk.choices);
-          this.#write(`data: ${JSON.stringify(event.chunk)}\n\n`);
+          batch += `data: ${JSON.stringify(event.chunk)}\n\n`;
           break;
         case 'usage':
           this.#usage = event.usage;
-          if (event.chunk) this.#write(`data: ${JSON.stringify(event.chunk)}\n\n`);
+          if (event.chunk) batch += `data: ${JSON.stringify(event.chunk)}\n\n`;
           break;
         case 'error':
+          this.#write(batch);
           this.#fail(event.failure);
           return true;
         case 'done':
+          this.#completed = true;
           this.#call.init.meter.settle(this.#usage, 'ok', this.#streamedChars);
           this.#call.report('ok');
-          this.#end(DONE);
+          this.#end(batch + DONE);
           return true;
       }
     }
+    if (batch !== '') this.#write(batch);
     return false;
   }
 
