@@ -29,7 +29,7 @@ test('format then parse gives back the parts (property)', () => {
 
 test('parse then format gives back the string (property)', () => {
   fc.assert(
-    fc.property(fc.string(), (name) => {
+    fc.property(fc.string({ unit: 'binary' }), (name) => {
       assert.equal(formatModelName(parseModelName(name)), name);
     }),
   );
@@ -55,6 +55,8 @@ test('a vendor id containing @ still resolves with an explicit provider after it
 test('resolving any string either succeeds or throws a catalogued 400/404 (property)', () => {
   const names = fc.oneof(
     fc.string(),
+    fc.string({ unit: 'binary', maxLength: 300 }),
+    fc.stringMatching(/^[a-z0-9:@.-]{0,40}$/),
     fc
       .tuple(
         fc.constantFrom(...catalog.models.flatMap((model) => [model.id, ...model.aliases]), 'x'),
