@@ -25,9 +25,29 @@ export function appliedState(request: FastifyRequest): AppliedState {
   return state;
 }
 
+/**
+ * Serialised headers by decision: a handful of combinations recur on every request, and the
+ * RFC 8941 serialiser costs tens of microseconds on the hot path. Bounded: the catalog's
+ * models x providers x options, plus a cap against anything unexpected.
+ */
+const formatted = new Map<string, string>();
+const MAX_FORMATTED = 10_000;
+
+function appliedValue(state: AppliedState): string {
+  const options = state.options ?? {};
+  const key = `${state.model}|${state.provider}|${options.effort}|${options.tier}|${options.compression}`;
+  let value = formatted.get(key);
+  if (value === undefined) {
+    value = formatApplied(state);
+    if (formatted.size >= MAX_FORMATTED) formatted.clear();
+    formatted.set(key, value);
+  }
+  return value;
+}
+
 export function writeAppliedHeaders(request: FastifyRequest, reply: FastifyReply): void {
   const state = states.get(request) ?? {};
-  reply.header(APPLIED_HEADER, formatApplied(state));
+  reply.header(APPLIED_HEADER, appliedValue(state));
   const ignored = state.ignored ? formatIgnored(state.ignored) : undefined;
   if (ignored !== undefined) reply.header(IGNORED_HEADER, ignored);
 }
