@@ -46,10 +46,12 @@ function refusal(claims: TokenClaims, state: TokenState | undefined): string | u
  * `authenticate` for every /v1 call: global IP allowlist, bearer token (signature, expiry),
  * then revocation, membership and project allowlist from a <= 1 s cache.
  */
-export function createAccessControl(deps: ControlDeps): AccessControl & { close(): Promise<void> } {
+export function createAccessControl(
+  deps: ControlDeps,
+): AccessControl & { invalidate(): void; close(): Promise<void> } {
   const globalRanges = ranges(deps.config.ipAllow, 'ipAllow');
   const trusted = ranges(deps.config.trustedProxies, 'trustedProxies');
-  const tokenState = createTokenStateCache(deps.db, deps.config.revocationCacheMs);
+  const tokenStates = createTokenStateCache(deps.db, deps.config.revocationCacheMs);
   // A token string that verified once verifies again: caching skips the signature check on the
   // hot path. Expiry is still checked per request from the cached claims.
   const verified = new Map<string, TokenClaims>();
@@ -105,7 +107,7 @@ export function createAccessControl(deps: ControlDeps): AccessControl & { close(
     const token = BEARER.exec(header)?.[1];
     if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
     const claims = await claimsOf(token);
-    const state = await tokenState(claims.jti);
+    const state = await tokenStates.get(claims.jti);
     const refused = refusal(claims, state);
     if (refused !== undefined || !state) throw invalid(refused ?? 'unknown token');
     if (state.projectRanges.length > 0 && !(seen.address && inRanges(seen.address, state.projectRanges)))
@@ -123,6 +125,7 @@ export function createAccessControl(deps: ControlDeps): AccessControl & { close(
 
   return {
     authenticate,
+    invalidate: tokenStates.invalidate,
     close: async () => {
       await Promise.all(pendingWrites);
     },

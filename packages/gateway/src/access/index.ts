@@ -8,6 +8,7 @@ import { createAccessControl } from './control.ts';
 import { parseDuration } from './duration.ts';
 import { loadSigningKeys, signingKeyLocation } from './keys.ts';
 import { createLedger } from './ledger.ts';
+import { subscribeRevocations } from './revocation-bus.ts';
 
 export interface AccessDeps {
   readonly config: AccessConfig;
@@ -29,8 +30,8 @@ const SWEEP_EVERY_MS = 5 * 60_000;
 
 /**
  * The access area: token and IP checks for every /v1 call, the budget ledger, GET /v1/account.
- * Redis is not needed: revocation reaches every instance through the shared database within
- * `revocationCacheMs` (see docs/gateway/access.md).
+ * Revocation reaches every instance through the shared database within `revocationCacheMs`;
+ * with Redis, announced revocations also clear the caches at once (docs/gateway/access.md).
  */
 export async function createAccess(deps: AccessDeps): Promise<Access> {
   const keys = await loadSigningKeys(signingKeyLocation(deps.dataDir, deps.config.signingKeyPath));
@@ -46,12 +47,16 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   await sweep();
   const timer = setInterval(sweep, Math.min(staleAfterMs, SWEEP_EVERY_MS));
   timer.unref();
+  const revocations = deps.redis
+    ? await subscribeRevocations(deps.redis, control.invalidate, deps.log)
+    : undefined;
   return {
     control,
     ledger,
     routes: accountRoutes({ control, ledger }),
     close: async () => {
       clearInterval(timer);
+      revocations?.close();
       await control.close();
     },
   };

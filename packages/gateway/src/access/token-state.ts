@@ -24,6 +24,8 @@ const MAX_ENTRIES = 10_000;
 export function createTokenStateCache(db: Kysely<GatewayDatabase>, ttlMs: number) {
   const entries = new Map<string, { state: TokenState | undefined; until: number }>();
   const inflight = new Map<string, Promise<TokenState | undefined>>();
+  // Bumped by invalidate(): a query that started before it must not refill the cache.
+  let generation = 0;
 
   async function load(jti: string): Promise<TokenState | undefined> {
     const row = await db
@@ -48,21 +50,34 @@ export function createTokenStateCache(db: Kysely<GatewayDatabase>, ttlMs: number
     };
   }
 
-  return async function tokenState(jti: string): Promise<TokenState | undefined> {
+  async function tokenState(jti: string): Promise<TokenState | undefined> {
     const now = Date.now();
     const cached = entries.get(jti);
     if (cached && cached.until > now) return cached.state;
     const pending = inflight.get(jti);
     if (pending) return pending;
     // The entry ages from when the query started, so the answer is never older than the TTL.
+    const started = generation;
     const loading = load(jti)
       .then((state) => {
         if (entries.size >= MAX_ENTRIES) entries.clear();
-        if (ttlMs > 0) entries.set(jti, { state, until: now + ttlMs });
+        if (ttlMs > 0 && started === generation) entries.set(jti, { state, until: now + ttlMs });
         return state;
       })
-      .finally(() => inflight.delete(jti));
+      .finally(() => {
+        if (inflight.get(jti) === loading) inflight.delete(jti);
+      });
     inflight.set(jti, loading);
     return loading;
+  }
+
+  return {
+    get: tokenState,
+    /** Forgets every cached answer (a revocation was announced). */
+    invalidate: () => {
+      generation++;
+      entries.clear();
+      inflight.clear();
+    },
   };
 }

@@ -13,6 +13,7 @@ import {
   setAllocation,
 } from '../access/admin.ts';
 import { loadSigningKeys, signingKeyLocation } from '../access/keys.ts';
+import { announceRevocation } from '../access/revocation-bus.ts';
 import type { GatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import type { Invocation } from './spec.ts';
@@ -21,6 +22,7 @@ export interface Context {
   readonly config: GatewayConfig;
   readonly database: Database<GatewayDatabase>;
   readonly print: (line: string) => void;
+  readonly warn: (line: string) => void;
 }
 
 type Handler = (context: Context, args: Invocation) => Promise<void>;
@@ -31,6 +33,21 @@ const text = (invocation: Invocation, name: string): string => {
   const value = invocation.options[name];
   return typeof value === 'string' ? value : '';
 };
+
+/**
+ * With Redis configured, tells every gateway instance to drop its cached token state now; the
+ * revocation itself is already in the database and effective within a second regardless.
+ */
+async function announce(context: Context, what: string): Promise<void> {
+  const url = context.config.redisUrl;
+  if (!url) return;
+  try {
+    await announceRevocation(url, context.config.redisKeyPrefix, what);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    context.warn(`warning: could not notify gateways through Redis (${reason}); effective within 1 s anyway`);
+  }
+}
 
 const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(2)}`;
 
@@ -79,7 +96,14 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
       `${result.email}: approved membership of ${result.projectSlug}${result.isAdmin ? ' (project admin)' : ''}`,
     );
   },
-  'members revoke': membership(revokeMembership),
+  'members revoke': async (context, args) => {
+    const result = await revokeMembership(context.database.db, {
+      slug: arg(args, 'SLUG'),
+      email: arg(args, 'EMAIL'),
+    });
+    await announce(context, `membership ${result.projectSlug} ${result.email}`);
+    context.print(`${result.email}: ${result.status} membership of ${result.projectSlug}`);
+  },
   'allocations set': async ({ database, print }, args) => {
     const slug = arg(args, 'SLUG');
     const usd = Number(arg(args, 'USD'));
@@ -121,9 +145,10 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
     ]))
       print(line);
   },
-  'tokens revoke': async ({ database, print }, args) => {
-    const result = await revokeToken(database.db, arg(args, 'JTI'));
-    print(`revoked token ${result.jti} at ${result.revokedAt}`);
+  'tokens revoke': async (context, args) => {
+    const result = await revokeToken(context.database.db, arg(args, 'JTI'));
+    await announce(context, `token ${result.jti}`);
+    context.print(`revoked token ${result.jti} at ${result.revokedAt}`);
   },
   usage: async ({ database, print }, args) => {
     const buckets = await projectUsage(database.db, arg(args, 'SLUG'));

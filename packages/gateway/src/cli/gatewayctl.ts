@@ -49,7 +49,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Pro
   const { help: _help, ...options } = values;
   const invocation = validate(positionals, options);
   const { runCommand } = await import('./run-command.ts');
-  const outcome = await runCommand(invocation, env, io.out);
+  const outcome = await runCommand(invocation, env, io);
   if (!outcome) return 0;
   io.err(`gatewayctl: ${outcome.refused}`);
   return 1;

@@ -12,7 +12,7 @@ import type { Invocation } from './spec.ts';
 export async function runCommand(
   invocation: Invocation,
   env: NodeJS.ProcessEnv,
-  print: (line: string) => void,
+  io: { readonly out: (line: string) => void; readonly err: (line: string) => void },
 ): Promise<{ refused: string } | undefined> {
   const handler = COMMANDS[invocation.command];
   if (!handler) throw new Error(`no handler for ${invocation.command}`);
@@ -21,7 +21,7 @@ export async function runCommand(
     const database = await openDatabase<GatewayDatabase>(config.databaseUrl);
     try {
       await migrateToLatest(database.db, gatewayMigrations);
-      await handler({ config, database, print }, invocation);
+      await handler({ config, database, print: io.out, warn: io.err }, invocation);
     } finally {
       await database.close();
     }
