@@ -12,8 +12,16 @@ import { buildApp } from '../app.ts';
 import { type GatewayConfig, loadGatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { CircuitBreakers } from './breaker.ts';
+import { buildCatalog } from './catalog.ts';
 import { listModels } from './models-route.ts';
-import { balance, bundledCatalog, bundledUpstreams, manualClock, SIMULATOR_URL } from './testing.ts';
+import {
+  balance,
+  bundledCatalog,
+  bundledCatalogFile,
+  bundledUpstreams,
+  manualClock,
+  SIMULATOR_URL,
+} from './testing.ts';
 import { buildUpstreams } from './upstreams.ts';
 
 interface ModelEntry {
@@ -206,4 +214,26 @@ test('an empty bucket (remaining 0) hides its provider', () => {
     { developer: balance(0) },
   ).data;
   assert.deepEqual(data, []);
+});
+
+test('model-level modifiers are the union over usable providers, in the natural order', () => {
+  const file = bundledCatalogFile();
+  const opus = file.models.find((model) => model.id === 'claude-opus-4-8') as Record<string, unknown>;
+  const offers = opus.providers as Record<string, Record<string, unknown>>;
+  (offers.developer as Record<string, unknown>).efforts = ['none', 'high'];
+  (offers.cloud_a as Record<string, unknown>).efforts = ['none', 'low'];
+  const narrowed = buildCatalog(file);
+  const breakers = new CircuitBreakers({ failures: 1, cooldownMs: 1000, now: Date.now });
+  const deps = { catalog: narrowed, upstreams: bundledUpstreams(narrowed), breakers };
+  const entry = listModels(deps, { developer: balance(1), cloud_a: balance(1) }).data.find(
+    (model) => model.id === 'claude-opus-4-8',
+  );
+  assert.deepEqual(entry?.modifiers.effort, ['none', 'low', 'high']);
+  assert.deepEqual(
+    entry?.providers.map((p) => p.modifiers.effort),
+    [
+      ['none', 'high'],
+      ['none', 'low'],
+    ],
+  );
 });

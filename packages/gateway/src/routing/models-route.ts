@@ -80,8 +80,10 @@ function words(accepted: AcceptedWords) {
   return { effort: [...accepted.effort], tier: [...accepted.tier], compression: [...accepted.compression] };
 }
 
-function union(lists: readonly (readonly string[])[]): string[] {
-  return [...new Set(lists.flat())];
+/** The words of `canonical` (the model's, in their natural order) that any list contains. */
+function union(canonical: readonly string[], lists: readonly (readonly string[])[]): string[] {
+  const present = new Set(lists.flat());
+  return canonical.filter((word) => present.has(word));
 }
 
 function modelObject(model: CatalogModel, usable: readonly Candidate[]): ModelObject {
@@ -101,6 +103,7 @@ function modelObject(model: CatalogModel, usable: readonly Candidate[]): ModelOb
       ...(offer.prices.flex ? { flex: price(offer.prices.flex) } : {}),
     },
   }));
+  const all = acceptedWords({ effort: model.efforts, tier: model.tiers, compression: model.compressions });
   return {
     id: model.id,
     object: 'model',
@@ -117,9 +120,18 @@ function modelObject(model: CatalogModel, usable: readonly Candidate[]): ModelOb
       web_search: providers.some((p) => p.capabilities.web_search),
     },
     modifiers: {
-      effort: union(providers.map((p) => p.modifiers.effort)),
-      tier: union(providers.map((p) => p.modifiers.tier)),
-      compression: union(providers.map((p) => p.modifiers.compression)),
+      effort: union(
+        all.effort,
+        providers.map((p) => p.modifiers.effort),
+      ),
+      tier: union(
+        all.tier,
+        providers.map((p) => p.modifiers.tier),
+      ),
+      compression: union(
+        all.compression,
+        providers.map((p) => p.modifiers.compression),
+      ),
     },
     defaults: { effort: model.defaultEffort, tier: 'standard', compression: 'off' },
     providers,
