@@ -21,19 +21,19 @@ export interface IssuedToken {
 }
 
 function lifetimeMs(ttl: string | undefined, policy: TokenPolicy): number {
-  const maxMs = parseDuration(policy.maxTtl) ?? 0;
-  const ms = parseDuration(ttl ?? policy.defaultTtl);
+  const requested = ttl ?? policy.defaultTtl;
+  const ms = parseDuration(requested);
   if (ms === undefined)
     throw new AccessAdminError(
       'invalid_ttl',
-      `'${ttl}' is not a lifetime; use a number and s, m, h or d (e.g. 30m, 7d).`,
+      `'${requested}' is not a lifetime; use a number and s, m, h or d (e.g. 30m, 7d).`,
     );
-  if (ms > maxMs)
+  if (ms > (parseDuration(policy.maxTtl) ?? 0))
     throw new AccessAdminError(
       'invalid_ttl',
-      `A token may live at most ${policy.maxTtl}; '${ttl}' is longer.`,
+      `A token may live at most ${policy.maxTtl}; '${requested}' is longer.`,
     );
-  return Math.min(ms, maxMs);
+  return ms;
 }
 
 /**

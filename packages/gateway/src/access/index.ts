@@ -34,6 +34,9 @@ const SWEEP_EVERY_MS = 5 * 60_000;
  * with Redis, announced revocations also clear the caches at once (docs/gateway/access.md).
  */
 export async function createAccess(deps: AccessDeps): Promise<Access> {
+  const { tokenTtl, tokenMaxTtl } = deps.config;
+  if ((parseDuration(tokenTtl) ?? 0) > (parseDuration(tokenMaxTtl) ?? 0))
+    throw new Error(`access.tokenTtl (${tokenTtl}) is longer than access.tokenMaxTtl (${tokenMaxTtl})`);
   const keys = await loadSigningKeys(signingKeyLocation(deps.dataDir, deps.config.signingKeyPath));
   const db = deps.database.db;
   const control = createAccessControl({ db, keys, config: deps.config, log: deps.log });

@@ -42,7 +42,10 @@ describe('signing keys', () => {
   });
 
   it('never generates a configured key file, and rejects an unusable one', async () => {
-    await assert.rejects(loadSigningKeys(signingKeyLocation(dir, join(dir, 'missing.json'))), /ENOENT/);
+    await assert.rejects(
+      loadSigningKeys(signingKeyLocation(dir, join(dir, 'missing.json'))),
+      /missing\.json \(access\.signingKeyPath, GATEWAY_SIGNING_KEY_PATH\) does not exist/,
+    );
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ keys: [{ kty: 'oct', k: 'abc', kid: 'x', alg: 'HS256' }] }));
     await assert.rejects(loadSigningKeys(signingKeyLocation(dir, bad)), /alg EdDSA or ES256/);

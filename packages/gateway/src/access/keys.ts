@@ -77,7 +77,11 @@ export async function loadSigningKeys(location: { path: string; generate: boolea
   try {
     jwks = readKeyFile(location.path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !location.generate) throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (!location.generate)
+      throw new Error(
+        `signing key file ${location.path} (access.signingKeyPath, GATEWAY_SIGNING_KEY_PATH) does not exist`,
+      );
     await generateKeyFile(location.path);
     jwks = readKeyFile(location.path);
   }
