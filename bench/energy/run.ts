@@ -10,9 +10,9 @@
  * second building that receives the POSTs.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrateToLatest, openDatabase } from '@app/db';
@@ -65,9 +65,14 @@ function start(script: string, env: Record<string, string>): ChildProcess {
   });
 }
 
-async function seed(
-  databaseUrl: string,
-): Promise<{ token: string; operationId: number; listBuilding: number; postBuilding: number }> {
+interface Seeded {
+  readonly token: string;
+  readonly operationId: number;
+  readonly listBuilding: number;
+  readonly postBuilding: number;
+}
+
+async function seed(databaseUrl: string): Promise<Seeded> {
   const database = await openDatabase<EnergyDatabase>(databaseUrl);
   try {
     await migrateToLatest(database.db, energyMigrations);
@@ -106,12 +111,31 @@ async function seed(
 interface Case {
   readonly name: string;
   readonly url: string;
+  readonly pid: number;
   readonly method?: 'GET' | 'POST';
   readonly headers?: Record<string, string>;
   readonly body?: string;
 }
 
-async function measure(target: Case): Promise<{ rps: number; p99: number; errors: number }> {
+interface Measured {
+  readonly name: string;
+  readonly rps: number;
+  readonly p99: number;
+  /** Server CPU (user + system, all threads) per request: robust to other load on the machine. */
+  readonly cpuMicros: number | undefined;
+}
+
+/** utime + stime of a process in ms, from /proc (Linux; clock ticks are 10 ms there). */
+function cpuMillis(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+async function measure(target: Case): Promise<Measured> {
   const options = {
     url: target.url,
     method: target.method ?? 'GET',
@@ -120,8 +144,75 @@ async function measure(target: Case): Promise<{ rps: number; p99: number; errors
     ...(target.body ? { body: target.body } : {}),
   };
   await autocannon({ ...options, duration: 1 }); // warm-up: JIT, statement caches
+  const before = cpuMillis(target.pid);
   const result = await autocannon({ ...options, duration: DURATION });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  const after = cpuMillis(target.pid);
+  const failed = result.errors + result.non2xx;
+  if (failed > 0) throw new Error(`${target.name}: ${failed} failed requests`);
+  const cpuMicros =
+    before === undefined || after === undefined
+      ? undefined
+      : ((after - before) * 1000) / result.requests.total;
+  return { name: target.name, rps: result.requests.average, p99: result.latency.p99, cpuMicros };
+}
+
+function energyCases(base: string, pid: number, seeded: Seeded): Case[] {
+  const auth = { authorization: `Bearer ${seeded.token}` };
+  const api = `${base}/api/v1`;
+  return [
+    { name: 'GET /healthz (kit floor: no auth, no DB)', url: `${base}/healthz`, pid },
+    { name: 'GET one operation, JSON', url: `${api}/operations/${seeded.operationId}`, headers: auth, pid },
+    {
+      name: 'GET one operation, XML',
+      url: `${api}/operations/${seeded.operationId}.xml`,
+      headers: auth,
+      pid,
+    },
+    {
+      name: 'GET 50-item list, JSON',
+      url: `${api}/buildings/${seeded.listBuilding}/operations`,
+      headers: auth,
+      pid,
+    },
+    {
+      name: 'GET 50-item list, XML',
+      url: `${api}/buildings/${seeded.listBuilding}/operations.xml`,
+      headers: auth,
+      pid,
+    },
+    {
+      name: 'POST create, JSON',
+      url: `${api}/buildings/${seeded.postBuilding}/operations`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Bench',
+        weekdays_open: 't',
+        weekday_open_time: 800,
+        misc_electric_load: 1.5,
+      }),
+      pid,
+    },
+  ];
+}
+
+function printTable(rows: readonly Measured[], baseline: Measured): void {
+  const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
+  console.log(
+    `\n${CONNECTIONS} connections, ${DURATION} s per case, node ${process.version}, load ${loadavg()[0]?.toFixed(1)}\n`,
+  );
+  console.log('| Case | req/s | p99 (ms) | req/s vs bare | server CPU µs/req | CPU-bound ratio vs bare |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    const cpu = row.cpuMicros === undefined ? '-' : row.cpuMicros.toFixed(0);
+    const cpuRatio =
+      row.cpuMicros === undefined || baseline.cpuMicros === undefined
+        ? '-'
+        : percent(baseline.cpuMicros / row.cpuMicros);
+    console.log(
+      `| ${row.name} | ${Math.round(row.rps)} | ${row.p99} | ${percent(row.rps / baseline.rps)} | ${cpu} | ${cpuRatio} |`,
+    );
+  }
 }
 
 async function main(): Promise<void> {
@@ -137,65 +228,21 @@ async function main(): Promise<void> {
   const bare = start('bench/energy/bare-server.ts', { PORT: String(barePort) });
   try {
     const base = `http://127.0.0.1:${energyPort}`;
-    await Promise.all([waitFor(`${base}/healthz`), waitFor(`http://127.0.0.1:${barePort}/bare`)]);
-    const auth = { authorization: `Bearer ${seeded.token}` };
-    const bareCase: Case = {
-      name: 'bare Fastify route (baseline)',
-      url: `http://127.0.0.1:${barePort}/bare`,
-    };
-    const cases: Case[] = [
-      bareCase,
-      { name: 'GET /healthz (kit floor: no auth, no DB)', url: `${base}/healthz` },
-      {
-        name: 'GET one operation, JSON',
-        url: `${base}/api/v1/operations/${seeded.operationId}`,
-        headers: auth,
-      },
-      {
-        name: 'GET one operation, XML',
-        url: `${base}/api/v1/operations/${seeded.operationId}.xml`,
-        headers: auth,
-      },
-      {
-        name: 'GET 50-item list, JSON',
-        url: `${base}/api/v1/buildings/${seeded.listBuilding}/operations`,
-        headers: auth,
-      },
-      {
-        name: 'GET 50-item list, XML',
-        url: `${base}/api/v1/buildings/${seeded.listBuilding}/operations.xml`,
-        headers: auth,
-      },
-      {
-        name: 'POST create, JSON',
-        url: `${base}/api/v1/buildings/${seeded.postBuilding}/operations`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'Bench',
-          weekdays_open: 't',
-          weekday_open_time: 800,
-          misc_electric_load: 1.5,
-        }),
-      },
-    ];
-    const rows: Array<[string, number, number]> = [];
-    for (const target of cases) {
-      const { rps, p99, errors } = await measure(target);
-      if (errors > 0) throw new Error(`${target.name}: ${errors} failed requests`);
-      rows.push([target.name, rps, p99]);
-    }
-    // The baseline is measured first and again last; the ratio uses the mean, so drift in the
-    // machine's load during the run does not favour one end of the table.
-    const again = await measure(bareCase);
-    const baseline = ((rows[0]?.[1] ?? again.rps) + again.rps) / 2;
-    rows.push(['bare Fastify route (again, last)', again.rps, again.p99]);
-    console.log(`\n${CONNECTIONS} connections, ${DURATION} s per case, node ${process.version}\n`);
-    console.log('| Case | req/s | p99 (ms) | vs bare route |');
-    console.log('|---|---:|---:|---:|');
-    for (const [name, rps, p99] of rows) {
-      console.log(`| ${name} | ${Math.round(rps)} | ${p99} | ${((rps / baseline) * 100).toFixed(0)}% |`);
-    }
+    const bareUrl = `http://127.0.0.1:${barePort}/bare`;
+    await Promise.all([waitFor(`${base}/healthz`), waitFor(bareUrl)]);
+    const bareCase = { name: 'bare Fastify route (baseline, first)', url: bareUrl, pid: bare.pid ?? 0 };
+    const rows: Measured[] = [await measure(bareCase)];
+    for (const target of energyCases(base, energy.pid ?? 0, seeded)) rows.push(await measure(target));
+    rows.push(await measure({ ...bareCase, name: 'bare Fastify route (again, last)' }));
+    // The baseline is the mean of the first and last runs, so drift in the machine's load
+    // during the run does not favour one end of the table.
+    const first = rows[0] as Measured;
+    const last = rows.at(-1) as Measured;
+    const cpu =
+      first.cpuMicros !== undefined && last.cpuMicros !== undefined
+        ? (first.cpuMicros + last.cpuMicros) / 2
+        : undefined;
+    printTable(rows, { name: 'baseline', rps: (first.rps + last.rps) / 2, p99: 0, cpuMicros: cpu });
   } finally {
     energy.kill('SIGTERM');
     bare.kill('SIGTERM');
