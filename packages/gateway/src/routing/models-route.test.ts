@@ -150,8 +150,35 @@ test('the OpenAI SDK lists the models through a listening gateway', async () => 
   const ids: string[] = [];
   for await (const model of client.models.list()) ids.push(model.id);
   assert.ok(ids.includes('claude-haiku-4-5-20251001'));
+  const retrieved = await client.models.retrieve('claude-sonnet');
+  assert.equal(retrieved.id, 'claude-sonnet');
+  await assert.rejects(client.models.retrieve('gpt-5.5'), OpenAI.NotFoundError);
   assert.ok(ids.includes('claude-haiku'));
   assert.ok(!ids.some((id) => id.startsWith('gpt-')));
+});
+
+test('GET /v1/models/{model} returns the listed entry for an exact id or an alias', async () => {
+  const headers = { authorization: `Bearer ${token}` };
+  const exact = await app.inject({ url: '/v1/models/claude-haiku-4-5-20251001', headers });
+  assert.equal(exact.statusCode, 200);
+  assert.equal(exact.json().id, 'claude-haiku-4-5-20251001');
+  assert.equal(exact.json().alias_of, undefined);
+  const alias = await app.inject({ url: '/v1/models/claude-haiku', headers });
+  assert.equal(alias.json().alias_of, 'claude-haiku-4-5-20251001');
+  assert.deepEqual(
+    alias.json().providers.map((p: { id: string }) => p.id),
+    ['cloud_b'],
+  );
+});
+
+test('GET /v1/models/{model} is 404 model_not_found when unknown or not usable by this account', async () => {
+  const headers = { authorization: `Bearer ${token}` };
+  for (const name of ['gpt-9', 'gpt-5.5']) {
+    const response = await app.inject({ url: `/v1/models/${name}`, headers });
+    assert.equal(response.statusCode, 404, name);
+    assert.equal(response.json().error.code, 'model_not_found');
+  }
+  assert.equal((await app.inject({ url: '/v1/models/claude-haiku' })).statusCode, 401);
 });
 
 test('the OpenAPI document describes GET /v1/models with bearer auth', async () => {

@@ -4,9 +4,11 @@
  * provider this account can use now (serves it, bucket has budget, circuit not open) appear;
  * aliases are entries of their own (`alias_of` names the exact version), like OpenAI's list.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { AccessControl, BucketBalance, Ledger, Price, ProviderId } from '../contracts.ts';
+import { gatewayErrors } from '../errors.ts';
 import type { CircuitBreakers } from './breaker.ts';
 import type { Catalog, CatalogModel } from './catalog.ts';
 import type { AcceptedWords } from './model-name.ts';
@@ -138,26 +140,51 @@ function modelObject(model: CatalogModel, usable: readonly Candidate[]): ModelOb
   };
 }
 
+type Balances = Partial<Record<ProviderId, BucketBalance>>;
+
+/** The entry of one exact model for these balances, or undefined when no provider is usable now. */
+function usableEntry(
+  deps: Pick<ModelsRouteDeps, 'upstreams' | 'breakers'>,
+  model: CatalogModel,
+  balances: Balances,
+): ModelObject | undefined {
+  const usable = candidatesOf(model, deps.upstreams).filter(
+    (c) => hasBudget(balances[c.offer.provider]) && deps.breakers.state(c.endpoint.key) !== 'open',
+  );
+  return usable.length === 0 ? undefined : modelObject(model, usable);
+}
+
 /** The list for one project's balances: exact versions, each followed by its alias entries. */
 export function listModels(
   deps: Pick<ModelsRouteDeps, 'catalog' | 'upstreams' | 'breakers'>,
-  balances: Partial<Record<ProviderId, BucketBalance>>,
+  balances: Balances,
 ): ModelList {
   const data: ModelObject[] = [];
   for (const model of deps.catalog.models) {
-    const usable = candidatesOf(model, deps.upstreams).filter(
-      (c) => hasBudget(balances[c.offer.provider]) && deps.breakers.state(c.endpoint.key) !== 'open',
-    );
-    if (usable.length === 0) continue;
-    const entry = modelObject(model, usable);
+    const entry = usableEntry(deps, model, balances);
+    if (!entry) continue;
     data.push(entry);
     for (const alias of model.aliases) data.push({ ...entry, id: alias, alias_of: model.id });
   }
   return { object: 'list', data };
 }
 
+/** One entry by exact id or alias (as listed), or undefined: unknown or not usable now. */
+export function retrieveModel(
+  deps: Pick<ModelsRouteDeps, 'catalog' | 'upstreams' | 'breakers'>,
+  name: string,
+  balances: Balances,
+): ModelObject | undefined {
+  const model = deps.catalog.lookup(name);
+  const entry = model ? usableEntry(deps, model, balances) : undefined;
+  if (!model || !entry) return undefined;
+  return name === model.id ? entry : { ...entry, id: name, alias_of: model.id };
+}
+
 export function modelsRoutes(deps: ModelsRouteDeps): FastifyPluginAsync {
-  return async (app) => {
+  return async (plain) => {
+    // The type provider types `request.params` from the TypeBox schema (no cast).
+    const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/v1/models',
       {
@@ -173,6 +200,27 @@ export function modelsRoutes(deps: ModelsRouteDeps): FastifyPluginAsync {
       async (request) => {
         const principal = await deps.access.authenticate(request);
         return listModels(deps, await deps.ledger.balances(principal.projectId));
+      },
+    );
+    app.get(
+      '/v1/models/:model',
+      {
+        schema: {
+          summary: 'One model (exact version or alias) if this account can use it now',
+          description:
+            'The entry `GET /v1/models` would list for this name; 404 `model_not_found` otherwise.',
+          tags: ['models'],
+          security: [{ bearerAuth: [] }],
+          params: Type.Object({ model: Type.String({ maxLength: 256 }) }),
+          response: { 200: ModelSchema },
+        },
+      },
+      async (request) => {
+        const principal = await deps.access.authenticate(request);
+        const { model } = request.params;
+        const entry = retrieveModel(deps, model, await deps.ledger.balances(principal.projectId));
+        if (!entry) throw gatewayErrors.create('model_not_found', { model }, { param: 'model' });
+        return entry;
       },
     );
   };
