@@ -45,14 +45,15 @@ export function buildingsRepository(db: Db) {
         .executeTakeFirstOrThrow();
       return toRecord(buildingRepresentation, row);
     },
-    async update(userId: number, id: number, values: Record<string, Scalar>): Promise<boolean> {
-      const result = await db
+    async update(userId: number, id: number, values: Record<string, Scalar>): Promise<void> {
+      // Like Rails, an update that names no attribute leaves the record (and updated_at) alone.
+      if (Object.keys(values).length === 0) return;
+      await db
         .updateTable('buildings')
         .set({ ...toColumns(values), updated_at: now() })
         .where('id', '=', id)
         .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+        .execute();
     },
     async remove(userId: number, id: number): Promise<boolean> {
       const result = await db

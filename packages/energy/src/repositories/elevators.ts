@@ -54,6 +54,8 @@ export function elevatorsRepository(db: Db) {
       return toRecord(elevatorRepresentation, row);
     },
     async update(id: number, values: Record<string, Scalar>): Promise<void> {
+      // Like Rails, an update that names no attribute leaves the record (and updated_at) alone.
+      if (Object.keys(values).length === 0) return;
       await db
         .updateTable('elevators')
         .set({ ...toColumns(values), updated_at: now() })

@@ -45,6 +45,8 @@ export function operationsRepository(db: Db) {
       return toRecord(operationRepresentation, row);
     },
     async update(id: number, values: Record<string, Scalar>): Promise<void> {
+      // Like Rails, an update that names no attribute leaves the record (and updated_at) alone.
+      if (Object.keys(values).length === 0) return;
       await db
         .updateTable('operations')
         .set({ ...toColumns(values), updated_at: now() })

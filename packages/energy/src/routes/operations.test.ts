@@ -289,6 +289,16 @@ for (const { engine, skip } of testEngines()) {
       assert.equal(update.body, '');
       const shown = (await h.app.inject({ url: `/api/v1/operations/${id}`, headers: auth })).json();
       assert.deepEqual([shown.name, shown.total_occupants, shown.weekday_open_time], ['After', null, '0800']);
+      await pinTimestamps(h.db, 'operations');
+      const empty = await h.app.inject({
+        method: 'PUT',
+        url: `/api/v1/operations/${id}`,
+        headers: auth,
+        payload: {},
+      });
+      assert.equal(empty.statusCode, 204);
+      const untouched = (await h.app.inject({ url: `/api/v1/operations/${id}`, headers: auth })).json();
+      assert.equal(untouched.updated_at, '2013-07-26T16:09:43Z', 'an update naming nothing changes nothing');
       const patch = await h.app.inject({
         method: 'PATCH',
         url: `/api/v1/operations/${id}`,
