@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { energyHarness, type Harness } from './testing/harness.ts';
 
 /** Transport behaviour shared by every endpoint: negotiation, error bodies, body parsing limits. */
@@ -140,6 +141,8 @@ describe('transport', () => {
     );
     assert.ok(create.responses['422'].content['application/xml'].example.includes('<errors>'));
     assert.equal((await h.app.inject({ url: '/docs/' })).statusCode, 200);
+    const result = await new Validator().validate(document);
+    assert.equal(result.valid, true, JSON.stringify(result.errors));
   });
 });
 
