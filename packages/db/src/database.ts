@@ -37,11 +37,11 @@ export async function openDatabase<DB>(url: string, options: OpenOptions = {}): 
 
 function openSqlite<DB>(path: string): Database<DB> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = openNodeSqlite(path);
+  const { raw, database } = openNodeSqlite(path);
   // WAL lets readers run beside the single writer; busy_timeout waits instead of failing
   // when another connection (the CLI, a second instance) holds the write lock.
-  sqlite.raw.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  raw.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) });
   return {
     db,
     engine: 'sqlite',

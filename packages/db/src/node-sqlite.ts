@@ -1,7 +1,10 @@
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 type Params = ReadonlyArray<unknown>;
+
+/** Distinct SQL texts a service issues are a few dozen; the bound only guards against misuse. */
+const STATEMENT_CACHE_SIZE = 256;
 
 function toInputs(parameters: Params): SQLInputValue[] {
   return parameters.map((value) => {
@@ -12,23 +15,44 @@ function toInputs(parameters: Params): SQLInputValue[] {
 }
 
 /**
- * Kysely's SqliteDialect speaks the better-sqlite3 interface; node:sqlite differs only in
- * spreading parameters and in how a statement says it returns rows. This is that glue, so the
- * embedded database needs no native addon tied to one Node ABI.
+ * Kysely's SqliteDialect speaks the better-sqlite3 interface; node:sqlite differs in spreading
+ * parameters and in how a statement says it returns rows. This is that glue, so the embedded
+ * database needs no native addon tied to one Node ABI.
+ *
+ * Statements are cached by SQL text: preparing one (and asking `columns()`) costs tens of
+ * microseconds on wide rows, more than the rest of a small request, and Kysely emits the same
+ * text for the same query shape. Kysely's SQLite driver runs one query at a time per
+ * connection, so a cached statement is never used concurrently.
  */
-export function openNodeSqlite(path: string): SqliteDatabase & { raw: DatabaseSync } {
-  const raw = new DatabaseSync(path);
+export function nodeSqliteForKysely(raw: DatabaseSync): SqliteDatabase {
+  const cache = new Map<string, { statement: StatementSync; reader: boolean }>();
+  const prepared = (text: string) => {
+    const hit = cache.get(text);
+    if (hit) return hit;
+    const statement = raw.prepare(text);
+    const entry = { statement, reader: statement.columns().length > 0 };
+    if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(text, entry);
+    return entry;
+  };
   return {
-    raw,
-    close: () => raw.close(),
-    prepare(sql: string): SqliteStatement {
-      const statement = raw.prepare(sql);
+    close: () => {
+      cache.clear();
+      raw.close();
+    },
+    prepare(text: string): SqliteStatement {
+      const { statement, reader } = prepared(text);
       return {
-        reader: statement.columns().length > 0,
+        reader,
         all: (parameters: Params) => statement.all(...toInputs(parameters)),
         run: (parameters: Params) => statement.run(...toInputs(parameters)),
         iterate: (parameters: Params) => statement.iterate(...toInputs(parameters)),
       };
     },
   };
+}
+
+export function openNodeSqlite(path: string): { raw: DatabaseSync; database: SqliteDatabase } {
+  const raw = new DatabaseSync(path);
+  return { raw, database: nodeSqliteForKysely(raw) };
 }

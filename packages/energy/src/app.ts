@@ -1,11 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { type Database, migrateToLatest } from '@app/db';
+import { type Database, migrateToLatest, openDatabase } from '@app/db';
 import { type App, createServer, type OpenApiInfo } from '@app/http-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { energyApi } from './api.ts';
 import type { EnergyConfig } from './config.ts';
 import { energyMigrations } from './db/migrations.ts';
-import { openEnergyDatabase } from './db/open.ts';
 import type { EnergyDatabase } from './db/schema.ts';
 import { energyErrorFromFramework, energyErrors } from './errors.ts';
 import {
@@ -87,7 +86,7 @@ function negotiation(request: FastifyRequest, _reply: FastifyReply, done: (error
 
 /** Builds the energy asset service: migrations run, routes registered, nothing listening yet. */
 export async function buildApp(config: EnergyConfig, options: BuildOptions = {}): Promise<App> {
-  const database = options.database ?? (await openEnergyDatabase(config.databaseUrl));
+  const database = options.database ?? (await openDatabase<EnergyDatabase>(config.databaseUrl));
   await migrateToLatest(database.db, energyMigrations);
   const app = await createServer({
     service: 'energy',

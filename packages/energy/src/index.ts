@@ -2,5 +2,4 @@
 export { type BuildOptions, buildApp } from './app.ts';
 export { type Credentials, createUser } from './auth/credentials.ts';
 export { type EnergyConfig, loadEnergyConfig } from './config.ts';
-export { openEnergyDatabase } from './db/open.ts';
 export { startEnergy } from './main.ts';

@@ -80,6 +80,18 @@ describe('createServer', () => {
     assert.doesNotMatch(text, /sekrit/);
   });
 
+  it('writes one access-log line per request, with status and time', async () => {
+    await app.inject({ method: 'GET', url: '/teapot', headers: { 'x-request-id': 'one-line-check' } });
+    const lines = logs()
+      .split('\n')
+      .filter((line) => line.includes('"one-line-check"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.equal(lines.length, 1, JSON.stringify(lines));
+    assert.equal(lines[0]?.statusCode, 418);
+    assert.equal(lines[0]?.url, '/teapot');
+    assert.equal(typeof lines[0]?.responseTime, 'number');
+  });
+
   it('exposes Prometheus metrics per route pattern and status', async () => {
     await app.inject({ method: 'GET', url: '/teapot' });
     const response = await app.inject({ method: 'GET', url: '/metrics' });

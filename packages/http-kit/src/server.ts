@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import pino from 'pino';
 import { type ErrorHandling, installErrorHandler } from './error-handler.ts';
 import { installHealth } from './health.ts';
-import { type LogConfig, loggerOptions } from './logger.ts';
+import { type LogConfig, loggerOptions, OneLinePerRequest } from './logger.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi, type OpenApiInfo } from './openapi.ts';
 
@@ -29,14 +30,15 @@ export type App = FastifyInstance;
  * error handler. Routes are registered by the service after this returns.
  */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
-  const logger = options.logStream
-    ? { ...loggerOptions(options.log, options.service), stream: options.logStream }
-    : loggerOptions(options.log, options.service);
+  // Asynchronous stdout writes (flushed on exit) keep logging off the request's critical path.
+  const stream = options.logStream ?? pino.destination({ dest: 1, sync: false });
+  const logger = { ...loggerOptions(options.log, options.service), stream };
   const app = Fastify({
     logger,
     bodyLimit: options.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    logController: new OneLinePerRequest(),
     return503OnClosing: true,
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },

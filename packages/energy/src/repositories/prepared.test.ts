@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { migrateToLatest } from '@app/db';
+import { migrateToLatest, openDatabase } from '@app/db';
 import { energyMigrations } from '../db/migrations.ts';
-import { openEnergyDatabase } from '../db/open.ts';
+import type { EnergyDatabase } from '../db/schema.ts';
 import { prepared } from './prepared.ts';
 
 test('a prepared query runs with new parameters each call, in placeholder order', async () => {
-  const database = await openEnergyDatabase('sqlite::memory:');
+  const database = await openDatabase<EnergyDatabase>('sqlite::memory:');
   try {
     await migrateToLatest(database.db, energyMigrations);
     const db = database.db;
@@ -35,7 +35,7 @@ test('a prepared query runs with new parameters each call, in placeholder order'
 });
 
 test('a wrong parameter count is refused when the query is prepared', async () => {
-  const database = await openEnergyDatabase('sqlite::memory:');
+  const database = await openDatabase<EnergyDatabase>('sqlite::memory:');
   try {
     const db = database.db;
     assert.throws(

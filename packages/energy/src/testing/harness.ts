@@ -1,11 +1,11 @@
 import type { Engine } from '@app/db';
+import { openDatabase } from '@app/db';
 import { isolatedDatabase } from '@app/db/testing.ts';
 import type { App } from '@app/http-kit';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../app.ts';
 import { createUser } from '../auth/credentials.ts';
 import { type EnergyConfig, loadEnergyConfig } from '../config.ts';
-import { openEnergyDatabase } from '../db/open.ts';
 import type { EnergyDatabase } from '../db/schema.ts';
 
 export interface Harness {
@@ -22,7 +22,7 @@ let counter = 0;
 export async function energyHarness(engine: Engine, overrides: Partial<EnergyConfig> = {}): Promise<Harness> {
   const isolated = await isolatedDatabase<EnergyDatabase>(engine);
   // SQLite: reopen the file the way the service does (statement cache), so tests cover it.
-  const database = engine === 'sqlite' ? await openEnergyDatabase(isolated.url) : isolated.database;
+  const database = engine === 'sqlite' ? await openDatabase<EnergyDatabase>(isolated.url) : isolated.database;
   if (engine === 'sqlite') await isolated.database.close();
   // Quiet logs; the env mapping reads them like the real service would.
   const config = loadEnergyConfig(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
-import { cachingSqlite, openEnergyDatabase } from './open.ts';
+import { nodeSqliteForKysely } from './node-sqlite.ts';
 
 test('statements are prepared once per SQL text and reused', () => {
   const raw = new DatabaseSync(':memory:');
@@ -11,7 +11,7 @@ test('statements are prepared once per SQL text and reused', () => {
     prepares += 1;
     return original(text);
   };
-  const database = cachingSqlite(raw);
+  const database = nodeSqliteForKysely(raw);
   database.prepare('create table t (id integer primary key, v)').run([]);
   const insert = 'insert into t (v) values (?)';
   database.prepare(insert).run(['a']);
@@ -25,14 +25,4 @@ test('statements are prepared once per SQL text and reused', () => {
   );
   assert.equal(prepares, 3);
   database.close();
-});
-
-test('openEnergyDatabase runs queries on SQLite with foreign keys on', async () => {
-  const database = await openEnergyDatabase('sqlite::memory:');
-  try {
-    assert.equal(database.engine, 'sqlite');
-    await database.ping();
-  } finally {
-    await database.close();
-  }
 });
