@@ -1,0 +1,104 @@
+/** The chat plugin on a bare Fastify app with fake access, routing and ledger: what only fakes can show. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Simulator, startSimulator } from '@app/upstream-simulator';
+import Fastify from 'fastify';
+import { pino } from 'pino';
+import { Value } from 'typebox/value';
+import type { Ledger, Principal, RoutePlan, Router, Selection, UsageRecord } from '../contracts.ts';
+import { type UpstreamConfig, UpstreamConfigSchema } from '../upstream/config.ts';
+import { createUpstream } from '../upstream/index.ts';
+import { chatRoutes } from './index.ts';
+
+const principal: Principal = {
+  userId: 1,
+  email: 'ada@example.com',
+  projectId: 1,
+  projectSlug: 'apollo',
+  tokenId: 'jti',
+  tokenExpiresAt: new Date('2099-01-01T00:00:00Z'),
+};
+const plan: RoutePlan = {
+  requested: 'm',
+  model: 'model-2026-01-01',
+  family: 'model',
+  explicitProvider: 'developer',
+  options: { effort: 'none', tier: 'standard', compression: 'off' },
+  ignored: [],
+  contextWindow: 100_000,
+  maxOutputTokens: 1_000,
+};
+
+function fakes(sim: Simulator, settleDelayMs: number, reasoningControl?: boolean) {
+  const settled: UsageRecord[] = [];
+  const selection: Selection = {
+    provider: 'developer',
+    target: {
+      adapter: 'openai-compatible',
+      baseUrl: sim.baseUrl,
+      auth: { type: 'none' },
+      upstreamModel: 'up-model',
+      timeoutMs: 5_000,
+    },
+    price: { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 2 },
+    options: plan.options,
+    ...(reasoningControl === undefined ? {} : { reasoningControl }),
+  };
+  const router: Router = { resolve: () => plan, select: async () => selection, report: async () => {} };
+  const ledger: Ledger = {
+    reserve: async (input) => ({
+      id: '1',
+      principal,
+      provider: input.provider,
+      amountMicros: input.estimateMicros,
+    }),
+    settle: async (_reservation, usage) => {
+      await sleep(settleDelayMs);
+      settled.push(usage);
+    },
+    release: async () => {},
+    balances: async () => ({}),
+  };
+  return { router, ledger, settled, access: { authenticate: async () => principal } };
+}
+
+async function app(sim: Simulator, settleDelayMs: number, reasoningControl?: boolean) {
+  const config = Value.Default(UpstreamConfigSchema, {}) as UpstreamConfig;
+  const upstream = await createUpstream({ config, log: pino({ level: 'silent' }) });
+  const deps = fakes(sim, settleDelayMs, reasoningControl);
+  const server = Fastify();
+  await server.register(chatRoutes({ ...deps, upstream }));
+  server.addHook('onClose', () => upstream.close());
+  return { server, settled: deps.settled };
+}
+
+const body = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
+
+test('closing the app waits for ledger writes still running after their response', async (t) => {
+  const sim = await startSimulator();
+  t.after(() => sim.close());
+  const { server, settled } = await app(sim, 150);
+  t.after(() => server.close());
+  const response = await server.inject({ method: 'POST', url: '/v1/chat/completions', payload: body });
+  assert.equal(response.statusCode, 200);
+  assert.equal(settled.length, 0, 'the answer did not wait for the ledger');
+  await server.close();
+  assert.equal(settled.length, 1);
+  assert.equal(settled[0]?.status, 'ok');
+});
+
+test('a model without reasoning control gets no reasoning_effort upstream', async (t) => {
+  const sim = await startSimulator();
+  t.after(() => sim.close());
+  const { server } = await app(sim, 0, false);
+  t.after(() => server.close());
+  await server.inject({
+    method: 'POST',
+    url: '/v1/chat/completions',
+    payload: { ...body, reasoning_effort: 'high' },
+  });
+  const sent = (sim.received.at(-1)?.body ?? {}) as Record<string, unknown>;
+  assert.equal('reasoning_effort' in sent, false);
+  assert.equal(sent.model, 'up-model');
+});
