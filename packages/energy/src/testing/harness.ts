@@ -1,5 +1,4 @@
 import type { Engine } from '@app/db';
-import { openDatabase } from '@app/db';
 import { isolatedDatabase } from '@app/db/testing.ts';
 import type { App } from '@app/http-kit';
 import type { Kysely } from 'kysely';
@@ -21,9 +20,7 @@ let counter = 0;
 /** An app on a fresh database of the given engine, with quiet logs, for `app.inject()` tests. */
 export async function energyHarness(engine: Engine, overrides: Partial<EnergyConfig> = {}): Promise<Harness> {
   const isolated = await isolatedDatabase<EnergyDatabase>(engine);
-  // SQLite: reopen the file the way the service does (statement cache), so tests cover it.
-  const database = engine === 'sqlite' ? await openDatabase<EnergyDatabase>(isolated.url) : isolated.database;
-  if (engine === 'sqlite') await isolated.database.close();
+  const database = isolated.database;
   // Quiet logs; the env mapping reads them like the real service would.
   const config = loadEnergyConfig(
     { ENERGY_LOG_LEVEL: 'silent' },
@@ -40,7 +37,6 @@ export async function energyHarness(engine: Engine, overrides: Partial<EnergyCon
     },
     async close() {
       await app.close();
-      if (database !== isolated.database) await database.close().catch(() => {});
       await isolated.drop();
     },
   };
