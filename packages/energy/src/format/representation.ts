@@ -126,10 +126,10 @@ function emptyTag(name: string, attributes: Record<string, string>): string {
 }
 
 // Characters XML 1.0 cannot carry at all; input validation keeps them out, this keeps the output well-formed.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being replaced
+// eslint-disable-next-line no-control-regex -- these are the characters being replaced
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 const TEXT_SPECIAL = /[&<>]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters being escaped
+// eslint-disable-next-line no-control-regex -- these are the characters being escaped
 const NEEDS_ESCAPING = /[&<>\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 

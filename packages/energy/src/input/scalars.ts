@@ -83,7 +83,7 @@ export function castTime(value: unknown): Cast<string> {
 }
 
 // Control characters other than tab and newlines cannot be written in XML 1.0.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: this is the check for them
+// eslint-disable-next-line no-control-regex -- this is the check for them
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 
 /** Strings, and numbers written as strings (an XML `type="integer"` name stays usable). */

@@ -81,6 +81,7 @@ export async function loadSigningKeys(location: { path: string; generate: boolea
     if (!location.generate)
       throw new Error(
         `signing key file ${location.path} (access.signingKeyPath, GATEWAY_SIGNING_KEY_PATH) does not exist`,
+        { cause: error },
       );
     await generateKeyFile(location.path);
     jwks = readKeyFile(location.path);

@@ -110,12 +110,9 @@ export function classifyModifiers(
     }
     const previous = words[known.dimension];
     if (previous !== undefined) {
+      const acceptedHere = accepted()[known.dimension];
       throw invalidModifier(
-        `Modifiers ':${previous}' and ':${word}' in model '${requested}' both set ${known.dimension}; use at most one per dimension. Accepted ${known.dimension} modifiers: ${
-          accepted()
-            [known.dimension].map((w) => `:${w}`)
-            .join(', ') || '(none)'
-        }.`,
+        `Modifiers ':${previous}' and ':${word}' in model '${requested}' both set ${known.dimension}; use at most one per dimension. Accepted ${known.dimension} modifiers: ${acceptedHere.map((w) => `:${w}`).join(', ') || '(none)'}.`,
       );
     }
     words[known.dimension] = word;
