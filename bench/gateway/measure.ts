@@ -46,21 +46,14 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-export interface Interleaved {
-  readonly direct: Timing[];
-  readonly gateway: Timing[];
-}
-
-/** Concurrency 1, alternating direct and gateway requests so drift and noise hit both alike. */
-export async function interleaved(direct: Target, gateway: Target, pairs: number): Promise<Interleaved> {
-  const out: Interleaved = { direct: [], gateway: [] };
-  for (let i = 0; i < pairs; i++) {
-    if (i % 2 === 0) {
-      out.direct.push(await once(direct));
-      out.gateway.push(await once(gateway));
-    } else {
-      out.gateway.push(await once(gateway));
-      out.direct.push(await once(direct));
+/** Concurrency 1, one request to each target in turn (order rotating) so drift and noise hit all alike. */
+export async function interleaved(targets: readonly Target[], rounds: number): Promise<Timing[][]> {
+  const out: Timing[][] = targets.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < targets.length; k++) {
+      const index = (round + k) % targets.length;
+      const t = targets[index] as Target;
+      out[index]?.push(await once(t));
     }
   }
   return out;

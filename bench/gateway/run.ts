@@ -1,22 +1,22 @@
 /**
  * Gateway benchmark (a script, not a test): the same chat requests sent straight to the
- * simulator and through the gateway (auth, routing, metering on, production log level), in one
- * run on one machine. The simulator and the gateway each run in a worker thread; this thread
- * generates the load with undici pools.
+ * simulator, through a bare pass-through proxy (the floor of any extra hop on this machine) and
+ * through the gateway (auth, routing, metering on, production log level), in one run on one
+ * machine. Simulator, proxy and gateway each run in a worker thread; this thread generates the
+ * load with undici pools.
  *
  *   npm run bench:gateway -- [--pairs 2000] [--seconds 2] [--model gpt-5.4] [--log-level info]
  *                            [--db-dir /dev/shm] [--database-url postgres://...]
  *
  * The embedded default database is a SQLite file in the OS temp dir; `--db-dir` moves it (a
  * tmpfs shows the cost of the disk's fsync), `--database-url` runs on PostgreSQL instead.
- *
- * Prints added latency at concurrency 1 (interleaved, gateway minus direct: p50, p99), the
+ * Prints added latency at concurrency 1 (interleaved; p50 and p99 of gateway minus direct), the
  * streaming time-to-first-token overhead, and requests/s at concurrency 1, 16 and 64.
  */
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { type Interleaved, interleaved, percentile, type Target, target, throughput } from './measure.ts';
+import { interleaved, percentile, type Target, type Timing, target, throughput } from './measure.ts';
 import type { Ready, ServerRole } from './servers.ts';
 
 const { values: args } = parseArgs({
@@ -29,10 +29,12 @@ const { values: args } = parseArgs({
     'database-url': { type: 'string' },
   },
 });
-const PAIRS = Number(args.pairs);
+const ROUNDS = Number(args.pairs);
 const SECONDS = Number(args.seconds);
 const CONCURRENCY = [1, 16, 64] as const;
 const TARGETS = { addedP50: 0.5, addedP99: 2, ttftP99: 1, ratioC64: 0.4 };
+const KINDS = ['direct', 'proxy', 'gateway'] as const;
+type Kind = (typeof KINDS)[number];
 
 function spawnServer(role: ServerRole): Promise<{ ready: Ready; stop(): Promise<void> }> {
   const worker = new Worker(new URL('./servers.ts', import.meta.url), { workerData: role });
@@ -51,27 +53,33 @@ function spawnServer(role: ServerRole): Promise<{ ready: Ready; stop(): Promise<
   });
 }
 
-const ms = (value: number) => value.toFixed(3).padStart(8);
-const pad = (value: string, width: number) => value.padEnd(width);
+const ms = (value: number) => value.toFixed(3).padStart(7);
+const sorted = (timings: readonly Timing[], pick: keyof Timing) =>
+  timings.map((t) => t[pick]).sort((a, b) => a - b);
 
+/** One latency row: p50 and p99 of each target, and gateway minus direct. */
 function latencyRow(
   name: string,
-  result: Interleaved,
-  pick: 'first' | 'total',
-): { row: string; added: number[] } {
-  const direct = result.direct.map((t) => t[pick]).sort((a, b) => a - b);
-  const gateway = result.gateway.map((t) => t[pick]).sort((a, b) => a - b);
-  const added = [50, 99].map((p) => percentile(gateway, p) - percentile(direct, p));
+  runs: Timing[][],
+  pick: keyof Timing,
+): { row: string; added: [number, number] } {
+  const [direct, proxy, gateway] = runs.map((run) => sorted(run, pick)) as [number[], number[], number[]];
+  const added: [number, number] = [
+    percentile(gateway, 50) - percentile(direct, 50),
+    percentile(gateway, 99) - percentile(direct, 99),
+  ];
   const cells = [50, 99].flatMap((p, i) => [
     percentile(direct, p),
+    percentile(proxy, p),
     percentile(gateway, p),
-    added[i] ?? Number.NaN,
+    added[i as 0 | 1],
   ]);
-  return { row: `| ${pad(name, 26)} | ${cells.map(ms).join(' | ')} |`, added };
+  return { row: `| ${name.padEnd(19)} | ${cells.map(ms).join(' | ')} |`, added };
 }
 
 async function main(): Promise<void> {
   const simulator = await spawnServer({ role: 'simulator' });
+  const proxy = await spawnServer({ role: 'proxy', simulatorUrl: simulator.ready.url });
   const gateway = await spawnServer({
     role: 'gateway',
     simulatorUrl: simulator.ready.url,
@@ -79,7 +87,7 @@ async function main(): Promise<void> {
     dbDir: args['db-dir'],
     databaseUrl: args['database-url'],
   });
-  const token = gateway.ready.token ?? '';
+  const auth = { authorization: `Bearer ${gateway.ready.token ?? ''}` };
   const messages = [
     { role: 'user', content: 'Summarise the benefits of connection pooling in two sentences.' },
   ];
@@ -87,84 +95,84 @@ async function main(): Promise<void> {
     json: (model: string) => ({ model, messages }),
     stream: (model: string) => ({ model, messages, stream: true, stream_options: { include_usage: true } }),
   };
-  const make = (mode: 'json' | 'stream', connections: number) => ({
+  const make = (mode: 'json' | 'stream', connections: number): Record<Kind, Target> => ({
     direct: target(simulator.ready.url, {}, bodies[mode]('gpt-5.4-2026-03-05'), connections),
-    gateway: target(
-      `${gateway.ready.url}/v1`,
-      { authorization: `Bearer ${token}` },
-      bodies[mode](args.model),
-      connections,
-    ),
+    proxy: target(proxy.ready.url, {}, bodies[mode]('gpt-5.4-2026-03-05'), connections),
+    gateway: target(`${gateway.ready.url}/v1`, auth, bodies[mode](args.model), connections),
   });
+  const closeAll = (targets: Record<Kind, Target>) =>
+    Promise.all(KINDS.map((kind) => targets[kind].pool.close()));
 
-  const lines: string[] = [];
-  const out = (line = '') => {
-    lines.push(line);
-    console.log(line);
-  };
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  out(`Gateway benchmark, ${new Date().toISOString()}: ${cpus().length} x ${cpu}, Node ${process.version}`);
   const db = args['database-url'] ? 'PostgreSQL' : `SQLite in ${args['db-dir'] ?? tmpdir()}`;
-  out(`model "${args.model}" through the gateway; simulator with zero delay, 16-token replies;`);
   const load = loadavg().map((value) => value.toFixed(1));
-  out(`log level ${args['log-level']}; database ${db}; load average at start ${load.join(' ')}`);
-  out();
+  console.log(
+    `Gateway benchmark, ${new Date().toISOString()}: ${cpus().length} x ${cpu}, Node ${process.version}`,
+  );
+  console.log(`model "${args.model}" through the gateway (simulator: zero delay, 16-token replies);`);
+  console.log(`log level ${args['log-level']}; database ${db}; load average at start ${load.join(' ')}`);
+  console.log();
 
   const latency = { json: make('json', 1), stream: make('stream', 1) };
-  for (const pair of Object.values(latency)) await interleaved(pair.direct, pair.gateway, 300); // warm-up
-  const jsonRun = await interleaved(latency.json.direct, latency.json.gateway, PAIRS);
-  const streamRun = await interleaved(latency.stream.direct, latency.stream.gateway, PAIRS);
-  out(`Latency at concurrency 1, ms (${PAIRS} interleaved pairs each)`);
-  out();
-  out(
-    '| request                    | direct p50 | gateway p50 | added p50 | direct p99 | gateway p99 | added p99 |',
+  for (const targets of Object.values(latency)) await interleaved(Object.values(targets), 300); // warm-up
+  const jsonRuns = await interleaved(
+    KINDS.map((kind) => latency.json[kind]),
+    ROUNDS,
   );
-  out(
-    '|----------------------------|-----------:|------------:|----------:|-----------:|------------:|----------:|',
+  const streamRuns = await interleaved(
+    KINDS.map((kind) => latency.stream[kind]),
+    ROUNDS,
   );
-  const json = latencyRow('JSON', jsonRun, 'total');
-  const ttft = latencyRow('stream, first token', streamRun, 'first');
-  const streamTotal = latencyRow('stream, complete', streamRun, 'total');
-  for (const row of [json, ttft, streamTotal]) out(row.row);
-  out();
+  console.log(`Latency at concurrency 1, ms (${ROUNDS} interleaved rounds); added = gateway - direct`);
+  console.log();
+  console.log(
+    '| request             | direct p50 | proxy p50 | gateway p50 | added p50 | direct p99 | proxy p99 | gateway p99 | added p99 |',
+  );
+  console.log(
+    '|---------------------|-----------:|----------:|------------:|----------:|-----------:|----------:|------------:|----------:|',
+  );
+  const json = latencyRow('JSON', jsonRuns, 'total');
+  const ttft = latencyRow('stream, first token', streamRuns, 'first');
+  const streamTotal = latencyRow('stream, complete', streamRuns, 'total');
+  for (const row of [json, ttft, streamTotal]) console.log(row.row);
+  await Promise.all([closeAll(latency.json), closeAll(latency.stream)]);
+  console.log();
 
-  out(`Throughput, requests/s (${SECONDS} s per cell)`);
-  out();
-  out('| request | target  |      c=1 |     c=16 |     c=64 |');
-  out('|---------|---------|---------:|---------:|---------:|');
+  console.log(`Throughput, requests/s (${SECONDS} s per cell); ratio = gateway / direct`);
+  console.log();
+  console.log('| request | target  |      c=1 |     c=16 |     c=64 |');
+  console.log('|---------|---------|---------:|---------:|---------:|');
   const ratios: Record<string, number[]> = {};
   for (const mode of ['json', 'stream'] as const) {
-    const pools = make(mode, 64);
-    const rates: Record<'direct' | 'gateway', number[]> = { direct: [], gateway: [] };
+    const targets = make(mode, 64);
+    const rates: Record<Kind, number[]> = { direct: [], proxy: [], gateway: [] };
     for (const c of CONCURRENCY) {
-      for (const which of ['direct', 'gateway'] as const) {
-        const t: Target = pools[which];
-        await throughput(t, c, 0.3); // warm-up
-        rates[which].push(await throughput(t, c, SECONDS));
+      for (const kind of KINDS) {
+        await throughput(targets[kind], c, 0.3); // warm-up
+        rates[kind].push(await throughput(targets[kind], c, SECONDS));
       }
     }
     ratios[mode] = rates.gateway.map((rate, i) => rate / (rates.direct[i] ?? Number.NaN));
-    const fmt = (values: number[]) => values.map((v) => v.toFixed(0).padStart(8)).join(' | ');
-    out(`| ${pad(mode, 7)} | direct  | ${fmt(rates.direct)} |`);
-    out(`| ${pad(mode, 7)} | gateway | ${fmt(rates.gateway)} |`);
-    out(
-      `| ${pad(mode, 7)} | ratio   | ${(ratios[mode] ?? []).map((r) => `${(r * 100).toFixed(0)}%`.padStart(8)).join(' | ')} |`,
-    );
-    await Promise.all([pools.direct.pool.close(), pools.gateway.pool.close()]);
+    for (const kind of KINDS) {
+      console.log(
+        `| ${mode.padEnd(7)} | ${kind.padEnd(7)} | ${rates[kind].map((v) => v.toFixed(0).padStart(8)).join(' | ')} |`,
+      );
+    }
+    const percent = (ratios[mode] ?? []).map((r) => `${(r * 100).toFixed(0)}%`.padStart(8));
+    console.log(`| ${mode.padEnd(7)} | ratio   | ${percent.join(' | ')} |`);
+    await closeAll(targets);
   }
-  out();
+  console.log();
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  out(
-    `Targets: added p50 <= ${TARGETS.addedP50} ms: ${verdict((json.added[0] ?? 99) <= TARGETS.addedP50)}; ` +
-      `added p99 <= ${TARGETS.addedP99} ms: ${verdict((json.added[1] ?? 99) <= TARGETS.addedP99)}; ` +
-      `TTFT added p99 <= ${TARGETS.ttftP99} ms: ${verdict((ttft.added[1] ?? 99) <= TARGETS.ttftP99)}; ` +
+  console.log(
+    `Targets: added p50 <= ${TARGETS.addedP50} ms ${verdict(json.added[0] <= TARGETS.addedP50)}; ` +
+      `added p99 <= ${TARGETS.addedP99} ms ${verdict(json.added[1] <= TARGETS.addedP99)}; ` +
+      `TTFT added p99 <= ${TARGETS.ttftP99} ms ${verdict(ttft.added[1] <= TARGETS.ttftP99)}; ` +
       `c=64 >= ${TARGETS.ratioC64 * 100}% of direct: JSON ${verdict((ratios.json?.[2] ?? 0) >= TARGETS.ratioC64)}, ` +
       `stream ${verdict((ratios.stream?.[2] ?? 0) >= TARGETS.ratioC64)}`,
   );
-
-  await Promise.all([latency.json.direct.pool.close(), latency.json.gateway.pool.close()]);
-  await Promise.all([latency.stream.direct.pool.close(), latency.stream.gateway.pool.close()]);
   await gateway.stop();
+  await proxy.stop();
   await simulator.stop();
 }
 

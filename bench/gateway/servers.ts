@@ -14,9 +14,11 @@ import { loadGatewayConfig } from '@app/gateway/config.ts';
 import type { GatewayDatabase } from '@app/gateway/db/schema.ts';
 import { startSimulator } from '@app/upstream-simulator';
 import { sql } from 'kysely';
+import { startBareProxy } from './bare-proxy.ts';
 
 export type ServerRole =
   | { role: 'simulator' }
+  | { role: 'proxy'; simulatorUrl: string }
   | {
       role: 'gateway';
       simulatorUrl: string;
@@ -75,12 +77,17 @@ async function startGateway(role: Extract<ServerRole, { role: 'gateway' }>) {
   };
 }
 
-const server =
-  data.role === 'simulator'
-    ? await startSimulator({ behaviour: { tokenDelayMs: 0, firstTokenDelayMs: 0, replyTokens: 16 } }).then(
-        (sim) => ({ ready: { url: sim.baseUrl }, close: () => sim.close() }),
-      )
-    : await startGateway(data);
+async function start(role: ServerRole): Promise<{ ready: Ready; close(): Promise<void> }> {
+  if (role.role === 'gateway') return startGateway(role);
+  if (role.role === 'proxy') {
+    const proxy = await startBareProxy(role.simulatorUrl);
+    return { ready: { url: proxy.url }, close: () => proxy.close() };
+  }
+  const sim = await startSimulator({ behaviour: { tokenDelayMs: 0, firstTokenDelayMs: 0, replyTokens: 16 } });
+  return { ready: { url: sim.baseUrl }, close: () => sim.close() };
+}
+
+const server = await start(data);
 port.postMessage(server.ready satisfies Ready);
 port.once('message', async () => {
   await server.close();

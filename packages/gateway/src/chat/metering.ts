@@ -1,12 +1,13 @@
 /**
  * One request's money: the reservation made before the upstream call, closed exactly once,
  * either settled from the usage (real figures, or an estimate when the upstream never sent
- * them) or released when the upstream failed before producing anything. Ledger writes after
- * the response has been sent do not delay the client; `pending` lets shutdown wait for them.
+ * them) or released when the upstream failed before producing anything. The writes run after
+ * the response has been written (see after-response.ts).
  */
 import type { TokenUsage } from '@app/provider-adapters';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Ledger, Price, Reservation, UsageRecord } from '../contracts.ts';
+import { afterResponse } from './after-response.ts';
 import { costMicros, estimateOutputTokens } from './estimate.ts';
 
 export interface MeterInit {
@@ -50,23 +51,20 @@ export class Meter {
       costMicros: costMicros(counted, price),
       status,
     };
-    this.#track(ledger.settle(reservation, record), 'settle');
+    this.#track(() => ledger.settle(reservation, record), 'settle');
   }
 
   /** Gives the reservation back: the upstream produced nothing billable. */
   release(reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#track(this.#init.ledger.release(this.#init.reservation, reason), 'release');
+    this.#track(() => this.#init.ledger.release(this.#init.reservation, reason), 'release');
   }
 
-  #track(write: Promise<void>, what: string): void {
+  #track(write: () => Promise<void>, what: string): void {
     const { pending, log, reservation } = this.#init;
-    const tracked = write
-      .catch((error: unknown) =>
-        log.error({ err: error, reservation: reservation.id }, `ledger ${what} failed`),
-      )
-      .finally(() => pending.delete(tracked));
-    pending.add(tracked);
+    afterResponse(pending, write, (error) =>
+      log.error({ err: error, reservation: reservation.id }, `ledger ${what} failed`),
+    );
   }
 }

@@ -9,6 +9,7 @@ import type { ProviderAdapter, UpstreamFailure, UpstreamHttpRequest } from '@app
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { Principal, RoutePlan, Router, Selection, UpstreamFailureKind } from '../contracts.ts';
 import type { Upstream, UpstreamResponse } from '../upstream/index.ts';
+import { afterResponse } from './after-response.ts';
 import { failureError } from './failures.ts';
 import type { Meter } from './metering.ts';
 
@@ -54,11 +55,11 @@ export class UpstreamCall {
     if (this.#reported) return;
     this.#reported = true;
     const { router, selection, principal, plan, log, pending } = this.init;
-    const tracked = router
-      .report(selection, principal, plan, outcome)
-      .catch((error: unknown) => log.warn({ err: error }, 'router report failed'))
-      .finally(() => pending.delete(tracked));
-    pending.add(tracked);
+    afterResponse(
+      pending,
+      () => router.report(selection, principal, plan, outcome),
+      (error) => log.warn({ err: error }, 'router report failed'),
+    );
   }
 
   /** The upstream failed before producing anything billable. */
