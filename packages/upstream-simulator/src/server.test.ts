@@ -172,7 +172,7 @@ describe('simulator failures', () => {
     const reader = response.body?.getReader();
     await reader?.read();
     const firstAt = performance.now() - started;
-    for (let done = false; !done; ) done = (await reader?.read())?.done ?? true;
+    for (let done = false; !done;) done = (await reader?.read())?.done ?? true;
     const total = performance.now() - started;
     assert.ok(firstAt >= 55, `first event after ${firstAt} ms`);
     assert.ok(total >= 55 + 4 * 10, `stream took ${total} ms`);
