@@ -39,6 +39,8 @@ export class UpstreamCall {
     raw.once('close', () => {
       if (!raw.writableFinished) this.#controller.abort();
     });
+    // ... including while it was being authenticated and budgeted.
+    if (raw.destroyed) this.#controller.abort();
   }
 
   get clientGone(): boolean {
