@@ -6,7 +6,7 @@
 import { isAppError } from '@app/http-kit';
 import { findAdapter } from '@app/provider-adapters';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessControl, Ledger, Router } from '../contracts.ts';
+import type { AccessControl, Ledger, Principal, RoutePlan, Router, Selection } from '../contracts.ts';
 import { gatewayErrors } from '../errors.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { appliedState } from './applied.ts';
@@ -41,48 +41,9 @@ export function chatHandler(deps: HandlerDeps) {
     applied.options = plan.options;
     applied.ignored = plan.ignored;
 
-    const promptTokens = estimatePromptTokens(body);
-    const { selection, reservation } = await selectAndReserve(deps, {
-      plan,
-      principal,
-      needs: needsOf(body),
-      promptTokens,
-      outputTokens: maxOutputTokens(body, plan),
-      onSelected: (chosen) => {
-        applied.provider = chosen.provider;
-        applied.options = chosen.options;
-      },
-    });
-    const meter = new Meter({
-      ledger: deps.ledger,
-      reservation,
-      price: selection.price,
-      model: plan.model,
-      promptEstimate: promptTokens,
-      log: request.log,
-      pending: deps.pending,
-    });
+    const { selection, meter } = await selectAndBudget(deps, request, body, plan, principal);
 
-    const adapter = findAdapter(selection.target.adapter);
-    if (!adapter) {
-      meter.release('no adapter');
-      throw gatewayErrors.create('internal', {});
-    }
-    const call = new UpstreamCall({
-      ...deps,
-      log: request.log,
-      adapter,
-      request: adapter.buildRequest({
-        request: asChatRequest(body),
-        upstreamModel: selection.target.upstreamModel,
-        options: adapterOptions(selection),
-      }),
-      plan,
-      selection,
-      principal,
-      meter,
-      reply,
-    });
+    const call = upstreamCall(deps, { request, reply, body, plan, selection, principal, meter });
 
     try {
       if (isStream(body)) {
@@ -106,4 +67,73 @@ export function chatHandler(deps: HandlerDeps) {
     reply.raw.destroy();
     return undefined;
   };
+}
+
+/** Provider and reservation; each selection is recorded for X-Gateway-Applied as it is made. */
+async function selectAndBudget(
+  deps: HandlerDeps,
+  request: FastifyRequest,
+  body: ChatRequestBody,
+  plan: RoutePlan,
+  principal: Principal,
+): Promise<{ selection: Selection; meter: Meter }> {
+  const applied = appliedState(request);
+  const promptTokens = estimatePromptTokens(body);
+  const { selection, reservation } = await selectAndReserve(deps, {
+    plan,
+    principal,
+    needs: needsOf(body),
+    promptTokens,
+    outputTokens: maxOutputTokens(body, plan),
+    onSelected: (chosen) => {
+      applied.provider = chosen.provider;
+      applied.options = chosen.options;
+    },
+  });
+  const meter = new Meter({
+    ledger: deps.ledger,
+    reservation,
+    price: selection.price,
+    model: plan.model,
+    promptEstimate: promptTokens,
+    log: request.log,
+    pending: deps.pending,
+  });
+  return { selection, meter };
+}
+
+/** The upstream request, translated by the selected provider's adapter. */
+function upstreamCall(
+  deps: HandlerDeps,
+  input: {
+    request: FastifyRequest;
+    reply: FastifyReply;
+    body: ChatRequestBody;
+    plan: RoutePlan;
+    selection: Selection;
+    principal: Principal;
+    meter: Meter;
+  },
+): UpstreamCall {
+  const { selection, meter } = input;
+  const adapter = findAdapter(selection.target.adapter);
+  if (!adapter) {
+    meter.release('no adapter');
+    throw gatewayErrors.create('internal', {});
+  }
+  return new UpstreamCall({
+    ...deps,
+    reply: input.reply,
+    plan: input.plan,
+    selection,
+    principal: input.principal,
+    meter,
+    log: input.request.log,
+    adapter,
+    request: adapter.buildRequest({
+      request: asChatRequest(input.body),
+      upstreamModel: selection.target.upstreamModel,
+      options: adapterOptions(selection),
+    }),
+  });
 }
