@@ -36,37 +36,38 @@ export function createOpenAIStreamTranslator(context: ResponseContext): StreamTr
       finished = true;
       return [{ type: 'error', failure: mapOpenAIStreamError(parsed.error) }];
     }
-    return chunkEvents(parsed);
-  }
-
-  function chunkEvents(parsed: JsonObject): StreamEvent[] {
-    const { usage: rawUsage, ...rest } = parsed;
-    const choices = Array.isArray(rest.choices) ? rest.choices.filter(isJsonObject) : [];
-    const base: ChatCompletionChunk = {
-      ...rest,
-      id: typeof rest.id === 'string' ? rest.id : '',
-      object: 'chat.completion.chunk',
-      created: typeof rest.created === 'number' ? rest.created : 0,
-      model: context.model,
-      choices,
-    };
-    const events: StreamEvent[] = [];
-    const usage = tokenUsageFromOpenAI(rawUsage);
-    // Some servers put usage on the last content chunk instead of a chunk of its own.
-    if (choices.length > 0 || usage === undefined) {
-      events.push({ type: 'chunk', chunk: context.includeUsage ? { ...base, usage: null } : base });
-    }
-    if (usage !== undefined) {
-      const chunk = context.includeUsage
-        ? ({ ...base, choices: [], usage: rawUsage } as ChatCompletionChunk)
-        : undefined;
-      events.push({ type: 'usage', usage, chunk });
-    }
-    return events;
+    return chunkEvents(parsed, context);
   }
 
   return {
     push: (bytes) => decoder.push(bytes).flatMap((event) => translate(event.data)),
     end: () => decoder.end().flatMap((event) => translate(event.data)),
   };
+}
+
+/** One upstream chunk, shaped as the client asked (usage on it, or in a chunk of its own). */
+function chunkEvents(parsed: JsonObject, context: ResponseContext): StreamEvent[] {
+  const { usage: rawUsage, ...rest } = parsed;
+  const choices = Array.isArray(rest.choices) ? rest.choices.filter(isJsonObject) : [];
+  const base: ChatCompletionChunk = {
+    ...rest,
+    id: typeof rest.id === 'string' ? rest.id : '',
+    object: 'chat.completion.chunk',
+    created: typeof rest.created === 'number' ? rest.created : 0,
+    model: context.model,
+    choices,
+  };
+  const events: StreamEvent[] = [];
+  const usage = tokenUsageFromOpenAI(rawUsage);
+  // Some servers put usage on the last content chunk instead of a chunk of its own.
+  if (choices.length > 0 || usage === undefined) {
+    events.push({ type: 'chunk', chunk: context.includeUsage ? { ...base, usage: null } : base });
+  }
+  if (usage !== undefined) {
+    const chunk = context.includeUsage
+      ? ({ ...base, choices: [], usage: rawUsage } as ChatCompletionChunk)
+      : undefined;
+    events.push({ type: 'usage', usage, chunk });
+  }
+  return events;
 }
