@@ -77,6 +77,67 @@ function latencyRow(
   return { row: `| ${name.padEnd(19)} | ${cells.map(ms).join(' | ')} |`, added };
 }
 
+type Make = (mode: 'json' | 'stream', connections: number) => Record<Kind, Target>;
+
+const closeAll = (targets: Record<Kind, Target>) =>
+  Promise.all(KINDS.map((kind) => targets[kind].pool.close()));
+
+/** Concurrency 1, interleaved; returns [added p50, added p99] of JSON and of the first streamed token. */
+async function latencyPhase(make: Make): Promise<{ json: [number, number]; ttft: [number, number] }> {
+  const latency = { json: make('json', 1), stream: make('stream', 1) };
+  for (const targets of Object.values(latency)) await interleaved(Object.values(targets), 300); // warm-up
+  const jsonRuns = await interleaved(
+    KINDS.map((kind) => latency.json[kind]),
+    ROUNDS,
+  );
+  const streamRuns = await interleaved(
+    KINDS.map((kind) => latency.stream[kind]),
+    ROUNDS,
+  );
+  await Promise.all([closeAll(latency.json), closeAll(latency.stream)]);
+  console.log(`Latency at concurrency 1, ms (${ROUNDS} interleaved rounds); added = gateway - direct`);
+  console.log();
+  const columns = ['direct', 'proxy', 'gateway', 'added'];
+  const titles = [50, 99].flatMap((p) => columns.map((column) => `${column} p${p}`.padStart(7)));
+  console.log(`| ${'request'.padEnd(19)} | ${titles.join(' | ')} |`);
+  console.log(`|${'-'.repeat(21)}|${titles.map((title) => `${'-'.repeat(title.length + 1)}:`).join('|')}|`);
+  const json = latencyRow('JSON', jsonRuns, 'total');
+  const ttft = latencyRow('stream, first token', streamRuns, 'first');
+  const streamTotal = latencyRow('stream, complete', streamRuns, 'total');
+  for (const row of [json, ttft, streamTotal]) console.log(row.row);
+  console.log();
+  return { json: json.added, ttft: ttft.added };
+}
+
+/** Requests/s of each target at each concurrency; returns gateway / direct per mode and concurrency. */
+async function throughputPhase(make: Make): Promise<Record<'json' | 'stream', number[]>> {
+  console.log(`Throughput, requests/s (${SECONDS} s per cell); ratio = gateway / direct`);
+  console.log();
+  console.log(`| request | target  | ${CONCURRENCY.map((c) => `c=${c}`.padStart(8)).join(' | ')} |`);
+  console.log(`|---------|---------|${CONCURRENCY.map(() => '---------:').join('|')}|`);
+  const ratios: Record<'json' | 'stream', number[]> = { json: [], stream: [] };
+  for (const mode of ['json', 'stream'] as const) {
+    const targets = make(mode, 64);
+    const rates: Record<Kind, number[]> = { direct: [], proxy: [], gateway: [] };
+    for (const c of CONCURRENCY) {
+      for (const kind of KINDS) {
+        await throughput(targets[kind], c, 0.3); // warm-up
+        rates[kind].push(await throughput(targets[kind], c, SECONDS));
+      }
+    }
+    await closeAll(targets);
+    ratios[mode] = rates.gateway.map((rate, i) => rate / (rates.direct[i] ?? Number.NaN));
+    for (const kind of KINDS) {
+      const cells = rates[kind].map((value) => value.toFixed(0).padStart(8));
+      console.log(`| ${mode.padEnd(7)} | ${kind.padEnd(7)} | ${cells.join(' | ')} |`);
+    }
+    const percent = ratios[mode].map((ratio) => `${(ratio * 100).toFixed(0)}%`.padStart(8));
+    console.log(`| ${mode.padEnd(7)} | ratio   | ${percent.join(' | ')} |`);
+  }
+  console.log();
+  return ratios;
+}
+
 async function main(): Promise<void> {
   const simulator = await spawnServer({ role: 'simulator' });
   const proxy = await spawnServer({ role: 'proxy', simulatorUrl: simulator.ready.url });
@@ -95,13 +156,11 @@ async function main(): Promise<void> {
     json: (model: string) => ({ model, messages }),
     stream: (model: string) => ({ model, messages, stream: true, stream_options: { include_usage: true } }),
   };
-  const make = (mode: 'json' | 'stream', connections: number): Record<Kind, Target> => ({
+  const make: Make = (mode, connections) => ({
     direct: target(simulator.ready.url, {}, bodies[mode]('gpt-5.4-2026-03-05'), connections),
     proxy: target(proxy.ready.url, {}, bodies[mode]('gpt-5.4-2026-03-05'), connections),
     gateway: target(`${gateway.ready.url}/v1`, auth, bodies[mode](args.model), connections),
   });
-  const closeAll = (targets: Record<Kind, Target>) =>
-    Promise.all(KINDS.map((kind) => targets[kind].pool.close()));
 
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const db = args['database-url'] ? 'PostgreSQL' : `SQLite in ${args['db-dir'] ?? tmpdir()}`;
@@ -113,63 +172,15 @@ async function main(): Promise<void> {
   console.log(`log level ${args['log-level']}; database ${db}; load average at start ${load.join(' ')}`);
   console.log();
 
-  const latency = { json: make('json', 1), stream: make('stream', 1) };
-  for (const targets of Object.values(latency)) await interleaved(Object.values(targets), 300); // warm-up
-  const jsonRuns = await interleaved(
-    KINDS.map((kind) => latency.json[kind]),
-    ROUNDS,
-  );
-  const streamRuns = await interleaved(
-    KINDS.map((kind) => latency.stream[kind]),
-    ROUNDS,
-  );
-  console.log(`Latency at concurrency 1, ms (${ROUNDS} interleaved rounds); added = gateway - direct`);
-  console.log();
-  console.log(
-    '| request             | direct p50 | proxy p50 | gateway p50 | added p50 | direct p99 | proxy p99 | gateway p99 | added p99 |',
-  );
-  console.log(
-    '|---------------------|-----------:|----------:|------------:|----------:|-----------:|----------:|------------:|----------:|',
-  );
-  const json = latencyRow('JSON', jsonRuns, 'total');
-  const ttft = latencyRow('stream, first token', streamRuns, 'first');
-  const streamTotal = latencyRow('stream, complete', streamRuns, 'total');
-  for (const row of [json, ttft, streamTotal]) console.log(row.row);
-  await Promise.all([closeAll(latency.json), closeAll(latency.stream)]);
-  console.log();
-
-  console.log(`Throughput, requests/s (${SECONDS} s per cell); ratio = gateway / direct`);
-  console.log();
-  console.log('| request | target  |      c=1 |     c=16 |     c=64 |');
-  console.log('|---------|---------|---------:|---------:|---------:|');
-  const ratios: Record<string, number[]> = {};
-  for (const mode of ['json', 'stream'] as const) {
-    const targets = make(mode, 64);
-    const rates: Record<Kind, number[]> = { direct: [], proxy: [], gateway: [] };
-    for (const c of CONCURRENCY) {
-      for (const kind of KINDS) {
-        await throughput(targets[kind], c, 0.3); // warm-up
-        rates[kind].push(await throughput(targets[kind], c, SECONDS));
-      }
-    }
-    ratios[mode] = rates.gateway.map((rate, i) => rate / (rates.direct[i] ?? Number.NaN));
-    for (const kind of KINDS) {
-      console.log(
-        `| ${mode.padEnd(7)} | ${kind.padEnd(7)} | ${rates[kind].map((v) => v.toFixed(0).padStart(8)).join(' | ')} |`,
-      );
-    }
-    const percent = (ratios[mode] ?? []).map((r) => `${(r * 100).toFixed(0)}%`.padStart(8));
-    console.log(`| ${mode.padEnd(7)} | ratio   | ${percent.join(' | ')} |`);
-    await closeAll(targets);
-  }
-  console.log();
+  const added = await latencyPhase(make);
+  const ratios = await throughputPhase(make);
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   console.log(
-    `Targets: added p50 <= ${TARGETS.addedP50} ms ${verdict(json.added[0] <= TARGETS.addedP50)}; ` +
-      `added p99 <= ${TARGETS.addedP99} ms ${verdict(json.added[1] <= TARGETS.addedP99)}; ` +
-      `TTFT added p99 <= ${TARGETS.ttftP99} ms ${verdict(ttft.added[1] <= TARGETS.ttftP99)}; ` +
-      `c=64 >= ${TARGETS.ratioC64 * 100}% of direct: JSON ${verdict((ratios.json?.[2] ?? 0) >= TARGETS.ratioC64)}, ` +
-      `stream ${verdict((ratios.stream?.[2] ?? 0) >= TARGETS.ratioC64)}`,
+    `Targets: added p50 <= ${TARGETS.addedP50} ms ${verdict(added.json[0] <= TARGETS.addedP50)}; ` +
+      `added p99 <= ${TARGETS.addedP99} ms ${verdict(added.json[1] <= TARGETS.addedP99)}; ` +
+      `TTFT added p99 <= ${TARGETS.ttftP99} ms ${verdict(added.ttft[1] <= TARGETS.ttftP99)}; ` +
+      `c=64 >= ${TARGETS.ratioC64 * 100}% of direct: JSON ${verdict((ratios.json[2] ?? 0) >= TARGETS.ratioC64)}, ` +
+      `stream ${verdict((ratios.stream[2] ?? 0) >= TARGETS.ratioC64)}`,
   );
   await gateway.stop();
   await proxy.stop();
