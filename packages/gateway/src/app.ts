@@ -17,6 +17,8 @@ export interface BuildOptions {
   readonly redis?: Redis;
   /** URL of a running upstream simulator, substituted for catalog upstreams whose baseUrl is `simulator`. */
   readonly simulatorUrl?: string;
+  /** Where `env:NAME` secret locations in the upstreams file are read (main passes process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly logStream?: NodeJS.WritableStream;
   readonly defaultMetrics?: boolean;
 }
@@ -48,33 +50,42 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       render: renderGatewayError,
     },
   });
-  const access = await createAccess({
-    config: config.access,
-    dataDir: config.dataDir,
-    database,
-    redis,
-    log: app.log,
-  });
-  const routing = await createRouting({
-    config: config.routing,
-    redis,
-    ledger: access.ledger,
-    access: access.control,
-    simulatorUrl: options.simulatorUrl,
-    log: app.log,
-  });
-  const upstream = await createUpstream({ config: config.upstream, log: app.log });
-  await app.register(access.routes);
-  await app.register(routing.routes);
-  await app.register(
-    chatRoutes({ access: access.control, ledger: access.ledger, router: routing.router, upstream }),
-  );
+  // Everything opened from here on is closed with the app, also when start-up fails half-way.
+  const closers: Array<() => Promise<void>> = [];
   app.addHook('onClose', async () => {
-    await upstream.close();
-    await routing.close();
-    await access.close();
+    for (const close of closers.reverse()) await close();
     if (!options.redis) redis?.disconnect();
     if (!options.database) await database.close();
   });
+  try {
+    const access = await createAccess({
+      config: config.access,
+      dataDir: config.dataDir,
+      database,
+      redis,
+      log: app.log,
+    });
+    closers.push(() => access.close());
+    const routing = await createRouting({
+      config: config.routing,
+      redis,
+      ledger: access.ledger,
+      access: access.control,
+      simulatorUrl: options.simulatorUrl,
+      env: options.env ?? {},
+      log: app.log,
+    });
+    closers.push(() => routing.close());
+    const upstream = await createUpstream({ config: config.upstream, log: app.log });
+    closers.push(() => upstream.close());
+    await app.register(access.routes);
+    await app.register(routing.routes);
+    await app.register(
+      chatRoutes({ access: access.control, ledger: access.ledger, router: routing.router, upstream }),
+    );
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   return app;
 }

@@ -20,9 +20,9 @@ export interface RoutingDeps {
   readonly simulatorUrl: string | undefined;
   readonly log: FastifyBaseLogger;
   /**
-   * Environment for `env:NAME` secret locations in the upstreams file. Absent: process.env,
-   * read here once at start-up because secrets are not config values (they never enter the
-   * frozen config object or logs).
+   * Environment for `env:NAME` secret locations in the upstreams file (main passes
+   * process.env; tests pass what they need). Secrets are not config values: they never enter
+   * the frozen config object or logs. Absent: no variables, so an `env:` location fails clearly.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Clock for idle expiry and the breaker cooldown (tests inject one). */
@@ -66,7 +66,7 @@ export async function createRouting(deps: RoutingDeps): Promise<Routing> {
   const { upstreams, warnings } = buildUpstreams(readJsonFile(upstreamsPath), {
     catalog,
     simulatorUrl: deps.simulatorUrl,
-    env: deps.env ?? process.env,
+    env: deps.env ?? {},
     source: upstreamsPath,
   });
   for (const warning of warnings) deps.log.warn(warning);
