@@ -14,7 +14,13 @@ export interface Started {
 export async function startGateway(env: NodeJS.ProcessEnv): Promise<Started> {
   const config = loadGatewayConfig(env);
   const simulator = await startBundledSimulator(config.upstream.simulator);
-  const app = await buildApp(config, { env, ...(simulator ? { simulatorUrl: simulator.baseUrl } : {}) });
+  const app = await buildApp(config, {
+    env,
+    ...(simulator ? { simulatorUrl: simulator.baseUrl } : {}),
+  }).catch(async (error: unknown) => {
+    await simulator?.close();
+    throw error;
+  });
   const demo = await seedDemoOnFirstStart(config);
   const address = await app.listen({ host: config.host, port: config.port });
   const url = config.publicUrl ?? address;
