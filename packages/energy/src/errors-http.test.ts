@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { energyHarness, type Harness } from './testing/harness.ts';
+
+/** The 400 family carries its catalogue code in both formats. */
+describe('bad requests', () => {
+  let h: Harness;
+  let token: string;
+  before(async () => {
+    h = await energyHarness('sqlite');
+    ({ token } = await h.user());
+  });
+  after(() => h?.close());
+
+  test('malformed JSON: 400 bad_request in JSON', async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/buildings.json?token=${token}`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
+    assert.equal(response.statusCode, 400);
+    assert.equal(response.json().error.code, 'bad_request');
+  });
+
+  test('XML with a DOCTYPE: 400 bad_request in XML, nothing stored', async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/buildings.xml?token=${token}`,
+      headers: { 'content-type': 'application/xml' },
+      payload: '<?xml version="1.0"?><!DOCTYPE b [<!ENTITY x "y">]><building><name>&x;</name></building>',
+    });
+    assert.equal(response.statusCode, 400);
+    assert.match(response.body, /<code>bad_request<\/code>/);
+    const list = await h.app.inject({ url: `/api/v1/buildings.json?token=${token}` });
+    assert.deepEqual(list.json(), []);
+  });
+});
