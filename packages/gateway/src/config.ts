@@ -1,4 +1,5 @@
-import { type EnvMapping, loadConfig } from '@app/http-kit';
+import { readFileSync } from 'node:fs';
+import { ConfigError, type EnvMapping, loadConfig } from '@app/http-kit';
 import { type Static, Type } from 'typebox';
 import { ACCESS_ENV, AccessConfigSchema } from './access/config.ts';
 import { ROUTING_ENV, RoutingConfigSchema } from './routing/config.ts';
@@ -85,17 +86,34 @@ export const GATEWAY_ENV: EnvMapping = {
 };
 
 /**
- * Reads the environment (and an optional JSON config file named by GATEWAY_CONFIG_FILE) once
- * at start-up. Tests pass `overrides` instead of touching process.env.
+ * Reads the environment once at start-up, on top of an optional JSON config file (same
+ * structure as the schema) named by GATEWAY_CONFIG_FILE; environment variables win over the
+ * file. Tests pass `overrides` instead of touching process.env.
  */
 export function loadGatewayConfig(
   env: NodeJS.ProcessEnv,
   options: { file?: Record<string, unknown>; overrides?: Record<string, unknown> } = {},
 ): GatewayConfig {
+  const file = options.file ?? readConfigFile(env.GATEWAY_CONFIG_FILE);
   return loadConfig(GatewayConfigSchema, {
     env,
     mapping: GATEWAY_ENV,
-    ...(options.file ? { file: options.file } : {}),
+    ...(file ? { file } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
   });
+}
+
+function readConfigFile(path: string | undefined): Record<string, unknown> | undefined {
+  if (!path) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? `not valid JSON (${error.message})` : 'cannot be read';
+    throw new ConfigError([`GATEWAY_CONFIG_FILE: ${path} ${reason}`]);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError([`GATEWAY_CONFIG_FILE: ${path} must hold a JSON object`]);
+  }
+  return parsed as Record<string, unknown>;
 }
