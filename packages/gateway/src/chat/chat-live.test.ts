@@ -141,3 +141,45 @@ describe('through a listening gateway', () => {
     assert.equal(t.sim.abortedStreams, abortedBefore + 1, 'the upstream stream was cut');
   });
 });
+
+describe('a client that leaves while a slow upstream has not answered', () => {
+  let t: ChatTestApp;
+  let url: string;
+  before(async () => {
+    t = await startChatApp({ upstream: { streamKeepAliveMs: 30 } });
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(() => t.close());
+
+  test('ends the keep-alive comments, aborts the upstream call and settles the reservation as aborted', async () => {
+    const body = JSON.stringify({
+      model: 'gpt-5.4@developer',
+      messages: [{ role: 'user', content: 'anyone there?' }],
+      stream: true,
+      x_simulator: { hang: 'headers' },
+    });
+    const request = httpRequest(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        ...t.headers(),
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      request.on('response', (response) => {
+        response.on('data', (part: Buffer) => {
+          if (part.toString('utf8').includes(': keep-alive')) {
+            request.destroy();
+            resolve();
+          }
+        });
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+    const [row] = await t.settledUsage(1);
+    assert.equal(row?.status, 'aborted');
+    // A keep-alive timer left running would keep this test file's process from exiting.
+  });
+});

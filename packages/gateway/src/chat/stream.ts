@@ -107,7 +107,8 @@ class SseSession {
   async await(answer: Promise<Settled>): Promise<void> {
     const settled = await answer;
     if ('error' in settled) {
-      if (!this.clientGone(settled.error)) this.#end(sseErrorEvent(this.failure(settled.error)));
+      // Ending also stops the keep-alive comments, whoever is (no longer) listening.
+      this.#end(this.clientGone(settled.error) ? '' : sseErrorEvent(this.failure(settled.error)));
       return;
     }
     if (settled.response.status < 200 || settled.response.status >= 300) {
