@@ -52,7 +52,7 @@ export async function respondStream(call: UpstreamCall, options: StreamOptions):
   clearTimeout(timer);
   if (first === 'slow') {
     session.commit();
-    session.keepAlive();
+    session.keepAlive({ now: true });
     session.track(session.await(answer));
     return true;
   }
@@ -88,7 +88,9 @@ class SseSession {
     this.#call.init.reply.headers(SSE_HEADERS).send(this.#out);
   }
 
-  keepAlive(): void {
+  /** Comments every interval until the first chunk; `now`: the upstream has already been silent for one. */
+  keepAlive(options: { now?: boolean } = {}): void {
+    if (options.now) this.#write(KEEP_ALIVE);
     this.#keepAlive = setInterval(() => this.#write(KEEP_ALIVE), this.#options.keepAliveMs);
   }
 
