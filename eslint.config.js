@@ -12,7 +12,17 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(fs|path|os|crypto|http|https|stream|events|url|util|child_process|net|zlib)$', message: 'Use the node: protocol.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(fs|path|os|crypto|http|https|stream|events|url|util|child_process|net|zlib)$',
+              message: 'Use the node: protocol.',
+            },
+          ],
+        },
+      ],
       eqeqeq: ['error', 'always'],
       'no-console': 'off',
     },

@@ -70,28 +70,32 @@ describe('npm start (both services on the embedded defaults)', () => {
       assert.equal(result.valid, true, JSON.stringify(result.errors));
     });
 
-    it(`${service}: /docs renders in headless Chromium with the network off`, {
-      skip: browserSkipReason(),
-    }, async () => {
-      const browser = await launchChromium();
-      try {
-        const page = await browser.newPage();
-        const external: string[] = [];
-        await page.route('**/*', (route) => {
-          const url = new URL(route.request().url());
-          if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') return route.continue();
-          external.push(url.href);
-          return route.abort('internetdisconnected');
-        });
-        await page.goto(`${urls[service]}/docs`);
-        await page.locator('.swagger-ui .info .title').waitFor({ timeout: 15_000 });
-        await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
-        assert.ok((await page.locator('.opblock').count()) > 0, 'operations are listed');
-        assert.deepEqual(external, [], 'the docs page asked for nothing outside the service');
-      } finally {
-        await browser.close();
-      }
-    });
+    it(
+      `${service}: /docs renders in headless Chromium with the network off`,
+      {
+        skip: browserSkipReason(),
+      },
+      async () => {
+        const browser = await launchChromium();
+        try {
+          const page = await browser.newPage();
+          const external: string[] = [];
+          await page.route('**/*', (route) => {
+            const url = new URL(route.request().url());
+            if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') return route.continue();
+            external.push(url.href);
+            return route.abort('internetdisconnected');
+          });
+          await page.goto(`${urls[service]}/docs`);
+          await page.locator('.swagger-ui .info .title').waitFor({ timeout: 15_000 });
+          await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+          assert.ok((await page.locator('.opblock').count()) > 0, 'operations are listed');
+          assert.deepEqual(external, [], 'the docs page asked for nothing outside the service');
+        } finally {
+          await browser.close();
+        }
+      },
+    );
   }
 
   it('stops both services on SIGTERM with exit code 0', async () => {

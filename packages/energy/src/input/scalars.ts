@@ -4,8 +4,7 @@
  * strings. A value that cannot be read is an error message, never a silent null or 0.
  */
 export type Cast<T> =
-  | { readonly ok: true; readonly value: T | null }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly value: T | null } | { readonly ok: false; readonly message: string };
 
 const ok = <T>(value: T | null): Cast<T> => ({ ok: true, value });
 const fail = <T>(message: string): Cast<T> => ({ ok: false, message });

@@ -16,91 +16,98 @@ import { seedAccount } from './testing.ts';
 
 const redisSetup = testRedis();
 
-describe('revocations announced through Redis', {
-  skip: 'skip' in redisSetup ? redisSetup.skip : undefined,
-}, () => {
-  let isolated: IsolatedDatabase<GatewayDatabase>;
-  let dir: string;
-  let app: App;
-  let env: NodeJS.ProcessEnv;
-  let seeded: Awaited<ReturnType<typeof seedAccount>>;
-  before(async () => {
-    if ('skip' in redisSetup) return;
-    dir = mkdtempSync(join(tmpdir(), 'gw-revoke-bus-'));
-    isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
-    const config = loadGatewayConfig(
-      {},
-      { overrides: { dataDir: dir, logLevel: 'silent', access: { revocationCacheMs: 1000 } } },
-    );
-    app = await buildApp(config, {
-      database: isolated.database,
-      redis: redisSetup.redis,
-      defaultMetrics: false,
+describe(
+  'revocations announced through Redis',
+  {
+    skip: 'skip' in redisSetup ? redisSetup.skip : undefined,
+  },
+  () => {
+    let isolated: IsolatedDatabase<GatewayDatabase>;
+    let dir: string;
+    let app: App;
+    let env: NodeJS.ProcessEnv;
+    let seeded: Awaited<ReturnType<typeof seedAccount>>;
+    before(async () => {
+      if ('skip' in redisSetup) return;
+      dir = mkdtempSync(join(tmpdir(), 'gw-revoke-bus-'));
+      isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
+      const config = loadGatewayConfig(
+        {},
+        { overrides: { dataDir: dir, logLevel: 'silent', access: { revocationCacheMs: 1000 } } },
+      );
+      app = await buildApp(config, {
+        database: isolated.database,
+        redis: redisSetup.redis,
+        defaultMetrics: false,
+      });
+      env = {
+        GATEWAY_DATABASE_URL: isolated.url,
+        GATEWAY_DATA_DIR: dir,
+        REDIS_URL: redisSetup.url,
+        GATEWAY_REDIS_KEY_PREFIX: redisSetup.prefix,
+      };
+      seeded = await seedAccount(isolated.database, {
+        email: 'bus@example.com',
+        projectSlug: 'bus',
+        allocations: { developer: 1 },
+        config,
+      });
     });
-    env = {
-      GATEWAY_DATABASE_URL: isolated.url,
-      GATEWAY_DATA_DIR: dir,
-      REDIS_URL: redisSetup.url,
-      GATEWAY_REDIS_KEY_PREFIX: redisSetup.prefix,
+    after(async () => {
+      if ('skip' in redisSetup) return;
+      await app.close();
+      redisSetup.redis.disconnect();
+      await isolated.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const status = async (token: string) =>
+      (await app.inject({ url: '/v1/account', headers: { authorization: `Bearer ${token}` } })).statusCode;
+
+    it('an announced revocation clears the token cache at once, well before its TTL', async () => {
+      if ('skip' in redisSetup) return;
+      const warmedAt = Date.now();
+      assert.equal(await status(seeded.token), 200);
+      await revokeToken(isolated.database.db, seeded.principal.tokenId);
+      assert.equal(await status(seeded.token), 200, 'the cached answer still admits the token');
+      await publishRevocation(redisSetup.redis, `token ${seeded.principal.tokenId}`);
+      while ((await status(seeded.token)) === 200) await sleep(5);
+      assert.ok(
+        Date.now() - warmedAt < 600,
+        `refused ${Date.now() - warmedAt} ms after the cache was filled`,
+      );
+    });
+
+    it('gatewayctl announces token and membership revocations', async () => {
+      if ('skip' in redisSetup) return;
+      const other = await seedAccount(isolated.database, {
+        email: 'bus2@example.com',
+        projectSlug: 'bus',
+        allocations: { developer: 1 },
+        config: loadGatewayConfig({}, { overrides: { dataDir: dir } }),
+      });
+      const subscriber = redisSetup.redis.duplicate();
+      const messages: string[] = [];
+      subscriber.on('message', (_channel: string, message: string) => messages.push(message));
+      await subscriber.subscribe(`${redisSetup.prefix}access:revocations`);
+      try {
+        await ctl('tokens', 'revoke', other.principal.tokenId);
+        await ctl('members', 'revoke', 'bus', 'bus2@example.com');
+        for (let i = 0; i < 100 && messages.length < 2; i++) await sleep(10);
+        assert.deepEqual(messages, [`token ${other.principal.tokenId}`, 'membership bus bus2@example.com']);
+      } finally {
+        subscriber.disconnect();
+      }
+    });
+
+    const ctl = async (...args: string[]) => {
+      const err: string[] = [];
+      const code = await main(args, env, { out: () => {}, err: (line) => err.push(line) });
+      assert.equal(code, 0, err.join('\n'));
+      assert.deepEqual(err, []);
     };
-    seeded = await seedAccount(isolated.database, {
-      email: 'bus@example.com',
-      projectSlug: 'bus',
-      allocations: { developer: 1 },
-      config,
-    });
-  });
-  after(async () => {
-    if ('skip' in redisSetup) return;
-    await app.close();
-    redisSetup.redis.disconnect();
-    await isolated.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const status = async (token: string) =>
-    (await app.inject({ url: '/v1/account', headers: { authorization: `Bearer ${token}` } })).statusCode;
-
-  it('an announced revocation clears the token cache at once, well before its TTL', async () => {
-    if ('skip' in redisSetup) return;
-    const warmedAt = Date.now();
-    assert.equal(await status(seeded.token), 200);
-    await revokeToken(isolated.database.db, seeded.principal.tokenId);
-    assert.equal(await status(seeded.token), 200, 'the cached answer still admits the token');
-    await publishRevocation(redisSetup.redis, `token ${seeded.principal.tokenId}`);
-    while ((await status(seeded.token)) === 200) await sleep(5);
-    assert.ok(Date.now() - warmedAt < 600, `refused ${Date.now() - warmedAt} ms after the cache was filled`);
-  });
-
-  it('gatewayctl announces token and membership revocations', async () => {
-    if ('skip' in redisSetup) return;
-    const other = await seedAccount(isolated.database, {
-      email: 'bus2@example.com',
-      projectSlug: 'bus',
-      allocations: { developer: 1 },
-      config: loadGatewayConfig({}, { overrides: { dataDir: dir } }),
-    });
-    const subscriber = redisSetup.redis.duplicate();
-    const messages: string[] = [];
-    subscriber.on('message', (_channel: string, message: string) => messages.push(message));
-    await subscriber.subscribe(`${redisSetup.prefix}access:revocations`);
-    try {
-      await ctl('tokens', 'revoke', other.principal.tokenId);
-      await ctl('members', 'revoke', 'bus', 'bus2@example.com');
-      for (let i = 0; i < 100 && messages.length < 2; i++) await sleep(10);
-      assert.deepEqual(messages, [`token ${other.principal.tokenId}`, 'membership bus bus2@example.com']);
-    } finally {
-      subscriber.disconnect();
-    }
-  });
-
-  const ctl = async (...args: string[]) => {
-    const err: string[] = [];
-    const code = await main(args, env, { out: () => {}, err: (line) => err.push(line) });
-    assert.equal(code, 0, err.join('\n'));
-    assert.deepEqual(err, []);
-  };
-});
+  },
+);
 
 describe('revocation announcement without a reachable Redis', () => {
   it('warns on stderr and still succeeds: the database write is what revokes', async () => {

@@ -37,61 +37,73 @@ after(() => {
   if ('redis' in shared) shared.redis.disconnect();
 });
 
-test('redis store: two routers sharing a prefix keep one choice per (user, project, family)', {
-  skip,
-}, async () => {
-  if (!('redis' in shared)) return;
-  const catalog = bundledCatalog();
-  const upstreams = bundledUpstreams(catalog);
-  const clock = manualClock();
-  const instance = (budgets: Parameters<typeof fakeLedger>[0]) =>
-    createRouter({
-      catalog,
-      upstreams,
-      breakers: new CircuitBreakers({ failures: 3, cooldownMs: 1000, now: clock.now }),
-      sticky: redisStickyStore(shared.redis, { idleMs: HOUR, now: clock.now }),
-      ledger: fakeLedger(budgets).ledger,
-    });
-  // Each instance alone would choose differently: A prefers cloud_a, B prefers cloud_b.
-  const a = instance({ cloud_a: 900, cloud_b: 100 });
-  const b = instance({ cloud_a: 100, cloud_b: 900 });
-  const needs = { tools: false, webSearch: false };
-  const plan = a.resolve('claude-opus', {});
-  assert.equal((await a.select(plan, principal(), needs)).provider, 'cloud_a');
-  assert.equal((await b.select(plan, principal(), needs)).provider, 'cloud_a', 'B follows the shared choice');
-  assert.equal(await shared.redis.get('sticky:1:10:claude-opus'), 'cloud_a', 'key under the client prefix');
-  const selection = await b.select(plan, principal(), needs);
-  await b.report(selection, principal(), plan, 'server');
-  assert.equal(
-    (await b.select(plan, principal(), needs)).provider,
-    'cloud_b',
-    'the failure dropped the choice',
-  );
-  assert.equal((await a.select(plan, principal(), needs)).provider, 'cloud_b', 'A follows the new choice');
-  assert.equal((await a.select(plan, principal({ userId: 2 }), needs)).provider, 'cloud_a', 'per user');
-});
+test(
+  'redis store: two routers sharing a prefix keep one choice per (user, project, family)',
+  {
+    skip,
+  },
+  async () => {
+    if (!('redis' in shared)) return;
+    const catalog = bundledCatalog();
+    const upstreams = bundledUpstreams(catalog);
+    const clock = manualClock();
+    const instance = (budgets: Parameters<typeof fakeLedger>[0]) =>
+      createRouter({
+        catalog,
+        upstreams,
+        breakers: new CircuitBreakers({ failures: 3, cooldownMs: 1000, now: clock.now }),
+        sticky: redisStickyStore(shared.redis, { idleMs: HOUR, now: clock.now }),
+        ledger: fakeLedger(budgets).ledger,
+      });
+    // Each instance alone would choose differently: A prefers cloud_a, B prefers cloud_b.
+    const a = instance({ cloud_a: 900, cloud_b: 100 });
+    const b = instance({ cloud_a: 100, cloud_b: 900 });
+    const needs = { tools: false, webSearch: false };
+    const plan = a.resolve('claude-opus', {});
+    assert.equal((await a.select(plan, principal(), needs)).provider, 'cloud_a');
+    assert.equal(
+      (await b.select(plan, principal(), needs)).provider,
+      'cloud_a',
+      'B follows the shared choice',
+    );
+    assert.equal(await shared.redis.get('sticky:1:10:claude-opus'), 'cloud_a', 'key under the client prefix');
+    const selection = await b.select(plan, principal(), needs);
+    await b.report(selection, principal(), plan, 'server');
+    assert.equal(
+      (await b.select(plan, principal(), needs)).provider,
+      'cloud_b',
+      'the failure dropped the choice',
+    );
+    assert.equal((await a.select(plan, principal(), needs)).provider, 'cloud_b', 'A follows the new choice');
+    assert.equal((await a.select(plan, principal({ userId: 2 }), needs)).provider, 'cloud_a', 'per user');
+  },
+);
 
-test('redis store: idle TTL is set, refreshed at most once per refresh interval, and drop compares', {
-  skip,
-}, async () => {
-  if (!('redis' in shared)) return;
-  const clock = manualClock();
-  const store = redisStickyStore(shared.redis, { idleMs: 60_000, now: clock.now });
-  const mine = { userId: 5, projectId: 6, family: 'gpt' };
-  await store.set(mine, 'developer');
-  const ttl = await shared.redis.pttl('sticky:5:6:gpt');
-  assert.ok(ttl > 55_000 && ttl <= 60_000, String(ttl));
-  await shared.redis.pexpire('sticky:5:6:gpt', 30_000);
-  assert.equal(await store.get(mine), 'developer');
-  assert.ok((await shared.redis.pttl('sticky:5:6:gpt')) <= 30_000, 'fresh: no write');
-  clock.advance(6_000);
-  assert.equal(await store.get(mine), 'developer');
-  assert.ok((await shared.redis.pttl('sticky:5:6:gpt')) > 55_000, 'refreshed after the interval');
-  await store.drop(mine, 'cloud_c');
-  assert.equal(await shared.redis.get('sticky:5:6:gpt'), 'developer');
-  await store.drop(mine, 'developer');
-  assert.equal(await shared.redis.get('sticky:5:6:gpt'), null);
-});
+test(
+  'redis store: idle TTL is set, refreshed at most once per refresh interval, and drop compares',
+  {
+    skip,
+  },
+  async () => {
+    if (!('redis' in shared)) return;
+    const clock = manualClock();
+    const store = redisStickyStore(shared.redis, { idleMs: 60_000, now: clock.now });
+    const mine = { userId: 5, projectId: 6, family: 'gpt' };
+    await store.set(mine, 'developer');
+    const ttl = await shared.redis.pttl('sticky:5:6:gpt');
+    assert.ok(ttl > 55_000 && ttl <= 60_000, String(ttl));
+    await shared.redis.pexpire('sticky:5:6:gpt', 30_000);
+    assert.equal(await store.get(mine), 'developer');
+    assert.ok((await shared.redis.pttl('sticky:5:6:gpt')) <= 30_000, 'fresh: no write');
+    clock.advance(6_000);
+    assert.equal(await store.get(mine), 'developer');
+    assert.ok((await shared.redis.pttl('sticky:5:6:gpt')) > 55_000, 'refreshed after the interval');
+    await store.drop(mine, 'cloud_c');
+    assert.equal(await shared.redis.get('sticky:5:6:gpt'), 'developer');
+    await store.drop(mine, 'developer');
+    assert.equal(await shared.redis.get('sticky:5:6:gpt'), null);
+  },
+);
 
 test('resilient store: a failing store means no stickiness, not a failed request; warnings are throttled', async () => {
   const clock = manualClock();
