@@ -116,7 +116,7 @@ for (const { engine, skip } of testEngines()) {
 }
 
 describe('sqlite file database', () => {
-  it('uses WAL journaling and enforces foreign keys', async () => {
+  it('uses WAL journaling with synchronous NORMAL and enforces foreign keys', async () => {
     const isolated = await isolatedDatabase<TestDb>('sqlite');
     try {
       const { db } = isolated.database;
@@ -124,6 +124,8 @@ describe('sqlite file database', () => {
       assert.equal(journal.rows[0]?.journal_mode, 'wal');
       const fk = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(db);
       assert.equal(fk.rows[0]?.foreign_keys, 1);
+      const synchronous = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
+      assert.equal(synchronous.rows[0]?.synchronous, 1, 'NORMAL');
     } finally {
       await isolated.drop();
     }
