@@ -21,7 +21,7 @@ export const GatewayConfigSchema = Type.Object(
       minimum: 0,
       maximum: 65535,
       default: 8080,
-      description: 'TCP port (0: any free port)',
+      description: 'TCP port (0 picks a free port)',
     }),
     publicUrl: Type.Optional(
       Type.String({ description: 'Base URL clients use, printed at start and used in docs links' }),

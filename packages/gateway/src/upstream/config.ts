@@ -12,7 +12,7 @@ const SimulatorConfigSchema = Type.Object(
       description: 'Start the simulator (catalog upstreams `simulator`)',
     }),
     host: Type.String({ default: '127.0.0.1' }),
-    port: Type.Integer({ minimum: 0, maximum: 65535, default: 0, description: '0: any free port' }),
+    port: Type.Integer({ minimum: 0, maximum: 65535, default: 0, description: '0 picks a free port' }),
     tokenDelayMs: Type.Integer({ minimum: 0, default: 15, description: 'Delay between streamed tokens' }),
     firstTokenDelayMs: Type.Integer({
       minimum: 0,
