@@ -70,7 +70,7 @@ function collectionRoutes(app: FastifyInstance, context: RouteContext, resource:
     {
       schema: routeSchemas.create(
         tags,
-        `Create a ${wrapper} of a building`,
+        `Create ${article(wrapper)} ${wrapper} of a building`,
         representation,
         example,
         body,
@@ -112,15 +112,19 @@ function memberRoutes(app: FastifyInstance, resource: NestedResource): void {
   const body = inputBody(resource.input, wrapper, resource.inputExample);
   const updateSchema = routeSchemas.update(
     tags,
-    `Update a ${wrapper} (only the parameters sent change)`,
+    `Update ${article(wrapper)} ${wrapper} (only the parameters sent change)`,
     body,
   );
   app.put(path, { schema: updateSchema }, update);
   app.patch(path, { schema: updateSchema }, update);
-  app.delete(path, { schema: routeSchemas.remove(tags, `Delete a ${wrapper}`) }, async (request, reply) => {
-    await repository.remove(idOf(await owned(request)));
-    return sendNoContent(reply);
-  });
+  app.delete(
+    path,
+    { schema: routeSchemas.remove(tags, `Delete ${article(wrapper)} ${wrapper}`) },
+    async (request, reply) => {
+      await repository.remove(idOf(await owned(request)));
+      return sendNoContent(reply);
+    },
+  );
 }
 
 export function nestedResourceRoutes(
@@ -130,4 +134,9 @@ export function nestedResourceRoutes(
 ): void {
   collectionRoutes(app, context, resource);
   memberRoutes(app, resource);
+}
+
+/** English indefinite article for a resource name in the docs ("an elevator", "a building"). */
+function article(noun: string): string {
+  return /^[aeiou]/i.test(noun) ? 'an' : 'a';
 }
