@@ -103,14 +103,22 @@ for (const { engine, skip } of testEngines()) {
       );
     });
 
-    it('refuses with 402 when the bucket cannot cover the estimate or has no allocation', async () => {
+    it('reserves what is left when the estimate is larger; refuses only an empty bucket or none', async () => {
       const ledger = createLedger({ db: isolated.database.db, log });
       const principal = await seed(isolated.database, dataDir, 'small', 0.1);
-      await rejectsExhausted(ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 100_001 }));
       await rejectsExhausted(ledger.reserve({ principal, provider: 'developer', estimateMicros: 1 }));
-      const r = await ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 100_000 });
+      const first = await ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 60_000 });
+      assert.equal(first.amountMicros, 60_000);
+      const rest = await ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_920_000 });
+      assert.equal(rest.amountMicros, 40_000, 'the last 0.04 USD of the bucket, not the worst case');
+      assert.equal((await ledger.balances(principal.projectId)).cloud_b?.remainingMicros, 0);
+      await rejectsExhausted(ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 1 }));
       await rejectsExhausted(ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 0 }));
-      await ledger.release(r, 'test');
+      await ledger.release(rest, 'test');
+      const again = await ledger.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_920_000 });
+      assert.equal(again.amountMicros, 40_000, 'a release gives the money back');
+      await ledger.release(again, 'test');
+      await ledger.release(first, 'test');
     });
 
     it('never fails a settle above the estimate; the overshoot then blocks new reservations', async () => {
@@ -145,8 +153,9 @@ for (const { engine, skip } of testEngines()) {
 
 /**
  * Two gateway instances (two createAccess, each with its own connection pool) on one database
- * fire hundreds of reservations at a small budget at once: exactly floor(budget / estimate)
- * succeed, the rest are 402, and after settling nothing is overspent. On SQLite both share the
+ * fire hundreds of reservations at a small budget at once: floor(budget / estimate) get the
+ * estimate, one more gets the remainder, the rest are 402, and after settling the spend exceeds
+ * the allocation by less than one reservation. On SQLite both share the
  * one connection: node:sqlite is synchronous, so a second connection in the same process would
  * block the event loop on the file lock held by the first (separate processes just wait).
  */
@@ -186,7 +195,12 @@ function concurrencyProof(
       const refused = results.filter((r) => r.status === 'rejected');
       for (const r of refused)
         assert.equal((r.reason as { code?: string }).code, 'gateway_allocation_exhausted');
-      assert.equal(granted.length, Math.floor(1_000_000 / estimate));
+      const whole = Math.floor(1_000_000 / estimate);
+      assert.equal(granted.length, whole + 1, 'whole estimates plus one reservation of the remainder');
+      assert.deepEqual(
+        granted.map((r) => r.amountMicros).sort((a, b) => a - b),
+        [1_000_000 - whole * estimate, ...Array.from({ length: whole }, () => estimate)],
+      );
       await Promise.all(
         granted.map((r: Reservation, i) => (instances[i % 2] as Access).ledger.settle(r, usage(estimate))),
       );
@@ -194,7 +208,11 @@ function concurrencyProof(
       assert.ok(bucket);
       assert.equal(bucket.reservedMicros, 0);
       assert.equal(bucket.spentMicros, granted.length * estimate);
-      assert.ok(bucket.spentMicros <= bucket.allocatedMicros + estimate);
+      assert.ok(
+        bucket.spentMicros > bucket.allocatedMicros,
+        'settled at real cost, above the partial reservation',
+      );
+      assert.ok(bucket.spentMicros <= bucket.allocatedMicros + estimate, 'overspend below one reservation');
       const rows = await isolated.database.db
         .selectFrom('usage')
         .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -9,13 +9,16 @@ export interface LedgerDeps {
   readonly log: FastifyBaseLogger;
 }
 
+/** A reservation that lost a race for the last of a bucket reads the bucket again, this often. */
+const RESERVE_ATTEMPTS = 5;
+
 function wholeMicros(amount: Micros): number {
   return Number.isFinite(amount) && amount > 0 ? Math.ceil(amount) : 0;
 }
 
 /**
  * Budget accounting. A reservation is one conditional UPDATE: the database applies it only
- * while `allocated - spent - reserved` covers the estimate, so concurrent requests on any
+ * while `allocated - spent - reserved` covers the amount, so concurrent requests on any
  * number of instances can never reserve more than the allocation (row lock on PostgreSQL, the
  * single writer on SQLite). Each request's ledger row is written with the reservation (status
  * `reserved`) and completed by settle/release, which only act on a row still `reserved`: a
@@ -26,41 +29,64 @@ export function createLedger(
 ): Ledger & { sweepStale(olderThanMs: number): Promise<number> } {
   const { db } = deps;
 
+  /**
+   * Reserves the estimate, or what is left of the bucket when the estimate (a worst case: the
+   * request's whole output allowance) is larger: a bucket with money left always lets one
+   * request through, and the settle that follows charges the real cost. The UPDATE re-checks
+   * the remaining budget on the locked row, so a concurrent reservation can only make it miss
+   * (then the remaining budget is read again), never overspend.
+   */
   async function reserve(input: Parameters<Ledger['reserve']>[0]): Promise<Reservation> {
-    const amount = wholeMicros(input.estimateMicros);
+    const wanted = wholeMicros(input.estimateMicros);
     const { principal, provider } = input;
+    for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
+      const outcome = await db.transaction().execute((trx) => tryReserve(trx, principal, provider, wanted));
+      if (outcome === 'exhausted') break;
+      if (outcome !== 'raced')
+        return { id: String(outcome.id), principal, provider, amountMicros: outcome.amount };
+    }
+    throw gatewayErrors.create('gateway_allocation_exhausted', { project: principal.projectSlug, provider });
+  }
+
+  async function tryReserve(
+    trx: Kysely<GatewayDatabase>,
+    principal: Reservation['principal'],
+    provider: ProviderId,
+    wanted: Micros,
+  ): Promise<{ id: number; amount: Micros } | 'exhausted' | 'raced'> {
+    const bucket = await trx
+      .selectFrom('allocations')
+      .select(sql<number>`allocated_micros - spent_micros - reserved_micros`.as('remaining'))
+      .where('project_id', '=', principal.projectId)
+      .where('provider', '=', provider)
+      .executeTakeFirst();
+    const remaining = Number(bucket?.remaining ?? 0);
+    if (remaining <= 0) return 'exhausted';
+    const amount = Math.min(wanted, remaining);
     const now = new Date().toISOString();
-    const id = await db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('allocations')
-        .set({ reserved_micros: sql`reserved_micros + ${amount}`, updated_at: now })
-        .where('project_id', '=', principal.projectId)
-        .where('provider', '=', provider)
-        .where(sql<boolean>`allocated_micros - spent_micros - reserved_micros >= ${amount}`)
-        .where(sql<boolean>`allocated_micros - spent_micros - reserved_micros > 0`)
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 0n) return undefined;
-      const row = await trx
-        .insertInto('usage')
-        .values({
-          token_jti: principal.tokenId,
-          user_id: principal.userId,
-          project_id: principal.projectId,
-          provider,
-          reserved_micros: amount,
-          status: 'reserved',
-          created_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return row.id;
-    });
-    if (id === undefined)
-      throw gatewayErrors.create('gateway_allocation_exhausted', {
-        project: principal.projectSlug,
+    const result = await trx
+      .updateTable('allocations')
+      .set({ reserved_micros: sql`reserved_micros + ${amount}`, updated_at: now })
+      .where('project_id', '=', principal.projectId)
+      .where('provider', '=', provider)
+      .where(sql<boolean>`allocated_micros - spent_micros - reserved_micros >= ${amount}`)
+      .where(sql<boolean>`allocated_micros - spent_micros - reserved_micros > 0`)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return 'raced';
+    const row = await trx
+      .insertInto('usage')
+      .values({
+        token_jti: principal.tokenId,
+        user_id: principal.userId,
+        project_id: principal.projectId,
         provider,
-      });
-    return { id: String(id), principal, provider, amountMicros: amount };
+        reserved_micros: amount,
+        status: 'reserved',
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id: row.id, amount };
   }
 
   /** Closes a `reserved` row and moves the reservation to `spent + cost`; false if already closed. */

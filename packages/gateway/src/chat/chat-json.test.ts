@@ -162,8 +162,9 @@ describe('budget: a provider that cannot pay', () => {
       'sticky choice: developer',
     );
     const [row] = await t.settledUsage(1);
-    // Leave developer 100 micros: still "has budget", but less than this request's estimate.
-    const usd = ((row?.cost_micros ?? 0) + 100) / 1_000_000;
+    // Leave developer nothing. The sticky choice is kept without reading balances, so the
+    // reservation is what finds the bucket empty, and the chat path moves on.
+    const usd = (row?.cost_micros ?? 0) / 1_000_000;
     await setAllocation(t.database.db, { slug: 'apollo', provider: 'developer', usd });
     const second = await post('gpt-5.4');
     assert.equal(second.statusCode, 200);
@@ -175,5 +176,29 @@ describe('budget: a provider that cannot pay', () => {
       String(explicit.headers['x-gateway-applied']),
       /model="gpt-5.4-2026-03-05", provider=developer/,
     );
+  });
+});
+
+describe('budget: a bucket smaller than the worst case', () => {
+  let t: ChatTestApp;
+  before(async () => {
+    t = await startChatApp({ allocations: { developer: 0.01 } });
+  });
+  after(() => t.close());
+
+  test('is still served: the reservation takes what is left and the settle charges the real cost', async () => {
+    // No max tokens: the worst case is the model's whole output allowance (about 1.92 USD for
+    // gpt-5.4), far above the bucket's 0.01 USD; the real cost of a short reply is far below.
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: t.headers(),
+      payload: { model: 'gpt-5.4@developer', messages },
+    });
+    assert.equal(response.statusCode, 200);
+    const [row] = await t.settledUsage(1);
+    assert.equal(row?.reserved_micros, 10_000);
+    assert.equal(row?.status, 'ok');
+    assert.ok((row?.cost_micros ?? 0) > 0 && (row?.cost_micros ?? 0) < 10_000, `cost ${row?.cost_micros}`);
   });
 });
