@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openDatabase } from '@app/db';
+import { verifyPassword } from '../auth/passwords.ts';
 import { hashToken } from '../auth/tokens.ts';
 import type { EnergyDatabase } from '../db/schema.ts';
 
@@ -13,10 +14,11 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const url = `sqlite:${join(dir, 'energy.db')}`;
 const bin = join(import.meta.dirname, '../../bin/energyctl.js');
 
-function run(args: string[], env: Record<string, string> = { ENERGY_DATABASE_URL: url }) {
+function run(args: string[], env: Record<string, string> = { ENERGY_DATABASE_URL: url }, input = '') {
   return spawnSync(process.execPath, [bin, ...args], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', ...env },
+    input,
   });
 }
 
@@ -56,4 +58,32 @@ test('configuration errors name the variable', () => {
   });
   assert.equal(result.status, 1);
   assert.match(result.stderr, /ENERGY_LOG_LEVEL/);
+});
+
+test('--password-stdin reads the password from standard input, without its line break', async () => {
+  const args = ['users', 'add', '--email', 'stdin@example.com', '--password-stdin'];
+  const result = run(args, { ENERGY_DATABASE_URL: url }, 'typed at a prompt\n');
+  assert.equal(result.status, 0, result.stderr);
+  const database = await openDatabase<EnergyDatabase>(url);
+  try {
+    const user = await database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', 'stdin@example.com')
+      .executeTakeFirstOrThrow();
+    assert.equal(await verifyPassword('typed at a prompt', user.password_hash), true);
+  } finally {
+    await database.close();
+  }
+  const both = run([...args, '--password', 'secret-password'], { ENERGY_DATABASE_URL: url }, 'x\n');
+  assert.equal(both.status, 2);
+  assert.match(both.stderr, /not both/);
+  assert.equal(
+    run(
+      ['users', 'add', '--email', 'e@example.com', '--password-stdin'],
+      { ENERGY_DATABASE_URL: url },
+      'short\n',
+    ).status,
+    2,
+  );
 });

@@ -7,19 +7,24 @@ import { energyMigrations } from '../db/migrations.ts';
 import type { EnergyDatabase } from '../db/schema.ts';
 import { DuplicateEmailError } from '../repositories/users.ts';
 
-const USAGE = `usage: energyctl users add --email EMAIL --password PASSWORD
+const USAGE = `usage: energyctl users add --email EMAIL (--password PASSWORD | --password-stdin)
 
-Creates a user of the energy asset service in the database named by ENERGY_DATABASE_URL
+--password-stdin reads the password from standard input, so it stays out of the process list
+and the shell history. Creates a user of the energy asset service in the database named by ENERGY_DATABASE_URL
 (default sqlite:./data/energy.db) and prints {"user_id": N, "token": "..."}.`;
 
 class UsageError extends Error {}
 
-function readUserArgs(argv: readonly string[]): { email: string; password: string } {
+async function readUserArgs(
+  argv: readonly string[],
+  stdin: () => Promise<string>,
+): Promise<{ email: string; password: string }> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     options: {
       email: { type: 'string' },
       password: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -27,8 +32,12 @@ function readUserArgs(argv: readonly string[]): { email: string; password: strin
   if (values.help || positionals[0] !== 'users' || positionals[1] !== 'add' || positionals.length !== 2) {
     throw new UsageError(USAGE);
   }
+  if (values.password !== undefined && values['password-stdin']) {
+    throw new UsageError('energyctl: give --password or --password-stdin, not both');
+  }
   const email = values.email?.trim() ?? '';
-  const password = values.password ?? '';
+  // One trailing line break is the end of the input line, not part of the password.
+  const password = values['password-stdin'] ? (await stdin()).replace(/\r?\n$/, '') : (values.password ?? '');
   if (!isEmail(email)) throw new UsageError('energyctl: --email must be an email address');
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw new UsageError(`energyctl: --password must have at least ${MIN_PASSWORD_LENGTH} characters`);
@@ -42,9 +51,10 @@ export async function energyctl(
   env: NodeJS.ProcessEnv,
   out: (line: string) => void,
   err: (line: string) => void,
+  stdin: () => Promise<string> = readStdin,
 ): Promise<number> {
   try {
-    const { email, password } = readUserArgs(argv);
+    const { email, password } = await readUserArgs(argv, stdin);
     const config = loadEnergyConfig(env);
     const database = await openDatabase<EnergyDatabase>(config.databaseUrl);
     try {
@@ -62,6 +72,12 @@ export async function energyctl(
     else err(`energyctl: failed: ${error instanceof Error ? error.message : String(error)}`);
     return error instanceof UsageError ? 2 : 1;
   }
+}
+
+async function readStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
 }
 
 if (import.meta.main) {
