@@ -8,6 +8,36 @@ import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { type ChatTestApp, startChatApp } from './testing.ts';
 
+/**
+ * Posts a streaming request over a raw socket and destroys it, as a killed client process
+ * would, once the text received so far satisfies `done`.
+ */
+function streamUntil(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  done: (received: string) => boolean,
+): Promise<void> {
+  const request = httpRequest(`${url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+  });
+  return new Promise<void>((resolve, reject) => {
+    request.on('response', (response) => {
+      let received = '';
+      response.on('data', (part: Buffer) => {
+        received += part.toString('utf8');
+        if (done(received)) {
+          request.destroy();
+          resolve();
+        }
+      });
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 describe('through a listening gateway', () => {
   let t: ChatTestApp;
   let url: string;
@@ -107,28 +137,13 @@ describe('through a listening gateway', () => {
       stream: true,
       x_simulator: { token_delay_ms: 40, reply_tokens: 200 },
     });
-    const request = httpRequest(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: {
-        ...t.headers(),
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-      },
-    });
-    await new Promise<void>((resolve, reject) => {
-      request.on('response', (response) => {
-        let received = '';
-        response.on('data', (part: Buffer) => {
-          received += part.toString('utf8');
-          if ((received.match(/"content":"[^"]/g) ?? []).length >= 3) {
-            request.destroy();
-            resolve();
-          }
-        });
-      });
-      request.on('error', reject);
-      request.end(body);
-    });
+    // Cut once three content deltas have arrived.
+    await streamUntil(
+      url,
+      t.headers(),
+      body,
+      (received) => (received.match(/"content":"[^"]/g) ?? []).length >= 3,
+    );
     const rows = await t.settledUsage(before + 1);
     const row = rows.at(-1);
     assert.equal(row?.status, 'aborted');
@@ -158,26 +173,7 @@ describe('a client that leaves while a slow upstream has not answered', () => {
       stream: true,
       x_simulator: { hang: 'headers' },
     });
-    const request = httpRequest(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: {
-        ...t.headers(),
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-      },
-    });
-    await new Promise<void>((resolve, reject) => {
-      request.on('response', (response) => {
-        response.on('data', (part: Buffer) => {
-          if (part.toString('utf8').includes(': keep-alive')) {
-            request.destroy();
-            resolve();
-          }
-        });
-      });
-      request.on('error', reject);
-      request.end(body);
-    });
+    await streamUntil(url, t.headers(), body, (received) => received.includes(': keep-alive'));
     const [row] = await t.settledUsage(1);
     assert.equal(row?.status, 'aborted');
     // A keep-alive timer left running would keep this test file's process from exiting.
