@@ -31,8 +31,8 @@ export type App = FastifyInstance;
  */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   // Asynchronous stdout writes (flushed on exit) keep logging off the request's critical path.
-  const stream = options.logStream ?? pino.destination({ dest: 1, sync: false });
-  const logger = { ...loggerOptions(options.log, options.service), stream };
+  const destination = options.logStream ? undefined : pino.destination({ dest: 1, sync: false });
+  const logger = { ...loggerOptions(options.log, options.service), stream: options.logStream ?? destination };
   const app = Fastify({
     logger,
     bodyLimit: options.bodyLimitBytes,
@@ -50,6 +50,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     reply.header('x-request-id', request.id);
   });
   drainKeepAliveOnClose(app);
+  // Lines still buffered in the asynchronous destination are written before the process exits.
+  if (destination) app.addHook('onClose', async () => destination.flushSync());
   installErrorHandler(app, options.errors);
   await installOpenApi(app, options.openapi);
   installMetrics(app, { prefix: options.service, defaultMetrics: options.defaultMetrics ?? true });
