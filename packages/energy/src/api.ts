@@ -1,4 +1,5 @@
-import formbody from '@fastify/formbody';
+import { findReservedKey, reservedKeyMessage } from '@app/http-kit';
+import { parse as parseQueryString } from 'fast-querystring';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { requireUser } from './auth/require-user.ts';
@@ -18,11 +19,18 @@ function isPublic(request: FastifyRequest): boolean {
   return (request.routeOptions.config as { public?: boolean }).public === true;
 }
 
-/** Request bodies the service reads besides JSON: XML by Rails' rules, and HTML forms. */
-async function bodyParsers(api: FastifyInstance): Promise<void> {
+/**
+ * Request bodies the service reads besides JSON: XML by Rails' rules, and HTML forms (into
+ * null-prototype objects, as query strings are).
+ */
+function bodyParsers(api: FastifyInstance): void {
   // Fastify reads text/plain by default; the reference service did not, so it is a 415 here.
   api.removeContentTypeParser('text/plain');
-  await api.register(formbody);
+  api.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, parseQueryString(String(body))),
+  );
   api.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, parseXmlParams(String(body)));
@@ -43,14 +51,17 @@ export function energyApi(config: EnergyConfig, db: Kysely<EnergyDatabase>) {
     const context = routeContext(config, db);
     api.setValidatorCompiler(() => (value) => ({ value }));
     api.setSerializerCompiler(() => (data) => JSON.stringify(data));
-    await bodyParsers(api);
+    bodyParsers(api);
     const authenticate = requireUser(context.users);
     // One callback-style hook for both checks: async hooks cost a promise each per request.
     api.addHook('preHandler', (request, _reply, done) => {
+      const reserved = findReservedKey(request.body);
       if (request.body !== undefined && request.body !== null && !isPlainObject(request.body)) {
         done(
           energyErrors.create('bad_request', { reason: 'The request body must be an object of parameters.' }),
         );
+      } else if (reserved !== undefined) {
+        done(energyErrors.create('bad_request', { reason: reservedKeyMessage(reserved) }));
       } else if (isPublic(request)) done();
       else authenticate(request).then(() => done(), done);
     });

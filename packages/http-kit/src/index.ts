@@ -7,3 +7,4 @@ export type { OpenApiInfo } from './openapi.ts';
 export { runMain } from './run-main.ts';
 export { type App, createServer, type ServerOptions } from './server.ts';
 export { type Closable, closeOnSignals } from './shutdown.ts';
+export { dictionary, findReservedKey, reservedKeyMessage, reservedSegment } from './safe-keys.ts';

@@ -4,9 +4,11 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import pino from 'pino';
 import { type ErrorHandling, installErrorHandler } from './error-handler.ts';
 import { installHealth } from './health.ts';
+import { installJsonBodyParser } from './json-body.ts';
 import { type LogConfig, loggerOptions, OneLinePerRequest } from './logger.ts';
 import { installMetrics } from './metrics.ts';
 import { installOpenApi, type OpenApiInfo } from './openapi.ts';
+import { findReservedKey, reservedKeyMessage } from './safe-keys.ts';
 
 export interface ServerOptions {
   readonly service: string;
@@ -49,6 +51,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installJsonBodyParser(app as unknown as FastifyInstance);
+  refuseReservedQueryKeys(app as unknown as FastifyInstance, options.errors);
   drainKeepAliveOnClose(app);
   // Lines still buffered in the asynchronous destination are written before the process exits.
   if (destination) app.addHook('onClose', async () => destination.flushSync());
@@ -57,6 +61,19 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   installMetrics(app, { prefix: options.service, defaultMetrics: options.defaultMetrics ?? true });
   installHealth(app, options.ready);
   return app as unknown as FastifyInstance;
+}
+
+/**
+ * Query strings parse into null-prototype objects, but a service that nests `a[b]` keys (as
+ * Rails does) would walk into Object.prototype with `__proto__[x]=1`; such names are refused
+ * here, before any route or hook of a service sees them. Callback style: no promise per request.
+ */
+function refuseReservedQueryKeys(app: FastifyInstance, errors: ErrorHandling): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const reserved = findReservedKey(request.query);
+    if (reserved === undefined) done();
+    else done(errors.fromFramework('bad_request', reservedKeyMessage(reserved), request));
+  });
 }
 
 /**

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseXmlParams, XmlInputError } from './xml-params.ts';
+import { parseXmlParams as parseToDictionaries, XmlInputError } from './xml-params.ts';
+
+/** The parser builds null-prototype objects; compare their content as plain JSON data. */
+function parseXmlParams(xml: string): unknown {
+  return JSON.parse(JSON.stringify(parseToDictionaries(xml)));
+}
 
 test('Hash.from_xml rules: types cast, nil is null, dashes undasherized, root dropped', () => {
   const xml = `<?xml version="1.0" encoding="UTF-8"?>
@@ -72,4 +77,16 @@ test('attacks and malformed documents are refused', () => {
   ];
   for (const xml of attacks) assert.throws(() => parseXmlParams(xml), XmlInputError, xml.slice(0, 60));
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test('reserved names are refused at any depth, and every hash has no prototype', () => {
+  for (const name of ['constructor', 'prototype']) {
+    assert.throws(() => parseToDictionaries(`<operation><a><${name}><x>1</x></${name}></a></operation>`), {
+      name: 'XmlInputError',
+      message: `Parameter name '${name}' is not accepted.`,
+    });
+  }
+  const parsed = parseToDictionaries('<request><operation><name>X</name></operation></request>');
+  assert.equal(Object.getPrototypeOf(parsed), null);
+  assert.equal(Object.getPrototypeOf(parsed.operation), null);
 });

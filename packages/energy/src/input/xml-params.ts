@@ -1,3 +1,4 @@
+import { dictionary, reservedKeyMessage, reservedSegment } from '@app/http-kit';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 /** A body that is not acceptable XML: the route answers 400 with this message. */
@@ -87,10 +88,17 @@ function convert(node: unknown): unknown {
 }
 
 function hashOf(entries: Array<[string, unknown]>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out = dictionary();
   // Rails' Hash.from_xml undasherizes names: <weekday-open-time> is weekday_open_time.
-  for (const [key, value] of entries) out[key.replaceAll('-', '_')] = convert(value);
+  for (const [key, value] of entries) out[safeName(key)] = convert(value);
   return out;
+}
+
+function safeName(element: string): string {
+  const name = element.replaceAll('-', '_');
+  const reserved = reservedSegment(name);
+  if (reserved !== undefined) throw new XmlInputError(reservedKeyMessage(reserved));
+  return name;
 }
 
 /**
@@ -99,7 +107,7 @@ function hashOf(entries: Array<[string, unknown]>): Record<string, unknown> {
  * root's own name (normally `operation`) is not needed to find the parameters.
  */
 export function parseXmlParams(text: string): Record<string, unknown> {
-  if (text.trim() === '') return {};
+  if (text.trim() === '') return dictionary();
   if (DECLARATIONS.test(text)) {
     throw new XmlInputError('XML with a DOCTYPE or entity declaration is not accepted.');
   }
@@ -109,7 +117,10 @@ export function parseXmlParams(text: string): Record<string, unknown> {
   try {
     document = parser.parse(text) as Record<string, unknown>;
   } catch (error) {
-    throw new XmlInputError(`Malformed XML: ${error instanceof Error ? error.message : 'unreadable'}`);
+    const message = error instanceof Error ? error.message : 'unreadable';
+    // fast-xml-parser refuses `__proto__` and `constructor` elements itself, in its own words.
+    const reserved = /Invalid name: "([^"]+)" is a reserved/.exec(message)?.[1];
+    throw new XmlInputError(reserved ? reservedKeyMessage(reserved) : `Malformed XML: ${message}`);
   }
   const roots = children(document);
   const [root] = roots;
@@ -119,5 +130,7 @@ export function parseXmlParams(text: string): Record<string, unknown> {
   if (content !== null && typeof content === 'object' && !Array.isArray(content)) {
     return content as Record<string, unknown>;
   }
-  return { [root[0].replaceAll('-', '_')]: content };
+  const wrapped = dictionary();
+  wrapped[safeName(root[0])] = content;
+  return wrapped;
 }
