@@ -1,79 +1,54 @@
 /**
- * The contract every upstream adapter implements (OpenAI-compatible today; Anthropic, Bedrock,
- * Vertex and Azure-style later). Adapters are pure translation over plain data: no sockets, no
- * clock, no web framework, no credentials. Transport, authentication/signing, retries, circuit
- * breaking and charging live outside, in the gateway, so each exists once.
+ * The contract every upstream adapter implements. Adapters are pure translation over plain
+ * data: no sockets, no clock, no web framework, no credentials. Transport, signing, retries,
+ * circuit breaking and charging live in the gateway, each in one place.
  */
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from './openai-types.ts';
+import type { EffortExpression, EndpointParams, OfferProfile, Tier } from './model/profile.ts';
+import type { ModelRequest, SourceBody, WireApi } from './model/request.ts';
+import type { ParsedResponse, StreamEvent, UpstreamFailure } from './model/response.ts';
 
-export type Effort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
-
-export interface AdapterOptions {
-  /**
-   * Reasoning effort to request, or undefined to send no effort at all (the model has no
-   * reasoning control, so any value, even `none`, would be rejected upstream).
-   */
-  readonly reasoningEffort: Effort | undefined;
-  readonly serviceTier: 'standard' | 'flex';
-}
+/** Every adapter there is. A catalog or upstreams entry naming another one does not validate. */
+export const ADAPTER_IDS = [
+  'openai',
+  'openai-compatible',
+  'azure-openai',
+  'anthropic',
+  'vertex-claude',
+  'bedrock-converse',
+  'gemini',
+  'vertex-gemini',
+] as const;
+export type AdapterId = (typeof ADAPTER_IDS)[number];
 
 export interface BuildInput {
-  /** The client's request after validation; unknown fields included. */
-  readonly request: ChatCompletionRequest;
-  /** The model id the upstream knows. */
-  readonly upstreamModel: string;
-  readonly options: AdapterOptions;
+  readonly request: ModelRequest;
+  /**
+   * The client's body as sent. An adapter whose `wireApi` is `source.api` forwards it with only
+   * the gateway's edits (model id, effort, tier), so nothing the client sent is lost.
+   */
+  readonly source: SourceBody | undefined;
+  readonly offer: OfferProfile;
+  readonly endpoint: EndpointParams;
+  /** The effort to apply, already looked up in `offer.efforts` (`omit` sends nothing). */
+  readonly reasoning: EffortExpression;
+  readonly tier: Tier;
 }
 
-/** An HTTP request for the transport; `path` is relative to the target's base URL. */
+/** An unsigned HTTP request for the transport: the signer adds credentials over exactly this. */
 export interface UpstreamHttpRequest {
   readonly method: 'POST' | 'GET';
-  readonly path: string;
+  /** Absolute URL (`endpoint.baseUrl` + the API's path and query). */
+  readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
 }
 
-/** Token counts in OpenAI's convention: prompt includes cached, completion includes reasoning. */
-export interface TokenUsage {
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  readonly cachedTokens: number;
-  readonly reasoningTokens: number;
-}
-
 export interface ResponseContext {
-  /** The model name reported to the client (the exact gateway model version, not the upstream id). */
-  readonly model: string;
-  /** Whether the client asked for the usage chunk (`stream_options.include_usage`). */
-  readonly includeUsage: boolean;
+  /** The API of the client's front door: `native` output is produced for it only. */
+  readonly clientApi: WireApi;
 }
 
-export interface ParsedCompletion {
-  readonly completion: ChatCompletion;
-  readonly usage: TokenUsage | undefined;
-}
-
-/** How an upstream call failed, in terms the gateway acts on (selection, circuit breaker, status). */
-export type FailureKind = 'client' | 'server' | 'timeout' | 'connection' | 'rate_limited';
-
-export interface UpstreamFailure {
-  readonly kind: FailureKind;
-  /** The status to answer the client with (429 stays 429, upstream 5xx becomes 502, ...). */
-  readonly status: number;
-  /** Safe to show: no upstream hostnames, credentials or verbatim bodies. */
-  readonly message: string;
-  /** Retry-After value to pass through (delta-seconds or HTTP-date), when the upstream sent one. */
-  readonly retryAfter?: string;
-}
-
-export type StreamEvent =
-  | { readonly type: 'chunk'; readonly chunk: ChatCompletionChunk }
-  /** Usage for metering; `chunk` is the OpenAI usage chunk, present only when the client asked for it. */
-  | { readonly type: 'usage'; readonly usage: TokenUsage; readonly chunk: ChatCompletionChunk | undefined }
-  | { readonly type: 'error'; readonly failure: UpstreamFailure }
-  | { readonly type: 'done' };
-
-/** Turns upstream stream bytes into OpenAI chunks; stateful across pushes, but does no I/O. */
+/** Upstream stream bytes in, events out; stateful across pushes, but does no I/O. */
 export interface StreamTranslator {
   push(bytes: Uint8Array): StreamEvent[];
   /** The upstream body ended; flushes anything buffered. */
@@ -87,19 +62,29 @@ export interface UpstreamErrorResponse {
 }
 
 export interface ProviderAdapter {
-  /** Registry key, the `adapter` of an upstream target. */
-  readonly id: string;
+  readonly id: AdapterId;
+  /** The API this upstream speaks when it is also a client API (same-API passthrough). */
+  readonly wireApi: WireApi | undefined;
+  /** Throws AdapterRequestError when the request cannot be expressed for this upstream. */
   buildRequest(input: BuildInput): UpstreamHttpRequest;
   /** Parses a successful (2xx) non-streaming body; throws AdapterParseError when it is not one. */
-  parseResponse(body: string, context: ResponseContext): ParsedCompletion;
+  parseResponse(body: string, context: ResponseContext): ParsedResponse;
   createStreamTranslator(context: ResponseContext): StreamTranslator;
   mapError(response: UpstreamErrorResponse): UpstreamFailure;
 }
 
-/** The upstream answered 2xx with something that is not a completion. */
+/** The upstream answered 2xx with something that is not a response of its API. */
 export class AdapterParseError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'AdapterParseError';
+  }
+}
+
+/** The client's request asks for something this upstream cannot do (a 400 for the client). */
+export class AdapterRequestError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdapterRequestError';
   }
 }

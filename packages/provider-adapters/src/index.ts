@@ -1,31 +1,19 @@
 export {
-  type AdapterOptions,
+  ADAPTER_IDS,
+  type AdapterId,
   AdapterParseError,
+  AdapterRequestError,
   type BuildInput,
-  type Effort,
-  type FailureKind,
-  type ParsedCompletion,
   type ProviderAdapter,
   type ResponseContext,
-  type StreamEvent,
   type StreamTranslator,
-  type TokenUsage,
   type UpstreamErrorResponse,
-  type UpstreamFailure,
   type UpstreamHttpRequest,
 } from './adapter.ts';
-export { openAICompatibleAdapter } from './openai-compatible/index.ts';
-export type {
-  ChatCompletion,
-  ChatCompletionChunk,
-  ChatCompletionRequest,
-  ChatMessage,
-  ChatTool,
-  JsonObject,
-  OpenAIUsage,
-} from './openai-types.ts';
-export { isJsonObject } from './openai-types.ts';
-export { ADAPTERS, findAdapter } from './registry.ts';
+export { isJsonObject, type JsonObject, parseJson } from './json.ts';
+export * from './model/index.ts';
+export { ADAPTERS, adapterFor } from './registry.ts';
 export { safeUpstreamMessage, validRetryAfter } from './safe-message.ts';
 export { SseDecoder, type SseEvent } from './sse.ts';
-export { tokenUsageFromOpenAI } from './usage.ts';
+export * as openAIChat from './wire/openai-chat/index.ts';
+export { ADAPTER_TRAITS, type AdapterTraits } from './endpoints.ts';

@@ -1,15 +1,27 @@
-import type { StreamEvent, StreamTranslator, TokenUsage } from '../adapter.ts';
-import type { ChatCompletionChunk, JsonObject } from '../openai-types.ts';
-import { isJsonObject } from '../openai-types.ts';
+import type { StreamTranslator } from '../adapter.ts';
+import type { Part } from '../model/content.ts';
+import type { FinishReason, ModelResponse, StreamEvent, UpstreamFailure } from '../model/response.ts';
+import type { Usage } from '../model/usage.ts';
+
+export interface CollectedCall {
+  id: string;
+  name: string;
+  arguments: string;
+  signature?: string;
+  /** How many `tool_call_start` events named this index (must be exactly one). */
+  starts: number;
+}
 
 export interface CollectedStream {
   readonly events: readonly StreamEvent[];
-  readonly chunks: readonly ChatCompletionChunk[];
   readonly text: string;
-  readonly finishReasons: readonly string[];
-  readonly toolCalls: ReadonlyArray<{ id: string | undefined; name: string; arguments: string }>;
-  readonly usage: TokenUsage | undefined;
-  readonly usageChunks: readonly ChatCompletionChunk[];
+  readonly thinking: string;
+  readonly thinkingSignature: string | undefined;
+  readonly finishReasons: readonly FinishReason[];
+  readonly toolCalls: readonly CollectedCall[];
+  readonly usage: Usage | undefined;
+  readonly errors: readonly UpstreamFailure[];
+  readonly native: number;
   readonly done: boolean;
 }
 
@@ -29,42 +41,65 @@ export function collectStream(
   return summarise(events);
 }
 
-function summarise(events: readonly StreamEvent[]): CollectedStream {
-  const chunks: ChatCompletionChunk[] = [];
-  const usageChunks: ChatCompletionChunk[] = [];
-  const toolCalls: Array<{ id: string | undefined; name: string; arguments: string }> = [];
-  const finishReasons: string[] = [];
+export function summarise(events: readonly StreamEvent[]): CollectedStream {
+  const toolCalls: CollectedCall[] = [];
+  const finishReasons: FinishReason[] = [];
+  const errors: UpstreamFailure[] = [];
   let text = '';
-  let usage: TokenUsage | undefined;
+  let thinking = '';
+  let thinkingSignature: string | undefined;
+  let usage: Usage | undefined;
+  let native = 0;
   for (const event of events) {
-    if (event.type === 'usage') {
-      usage = event.usage;
-      if (event.chunk) usageChunks.push(event.chunk);
-    }
-    if (event.type !== 'chunk') continue;
-    chunks.push(event.chunk);
-    for (const choice of event.chunk.choices) {
-      const delta = isJsonObject(choice.delta) ? choice.delta : {};
-      if (typeof delta.content === 'string') text += delta.content;
-      if (typeof choice.finish_reason === 'string') finishReasons.push(choice.finish_reason);
-      if (Array.isArray(delta.tool_calls)) mergeToolCalls(toolCalls, delta.tool_calls);
+    switch (event.type) {
+      case 'text':
+        text += event.text;
+        break;
+      case 'thinking':
+        thinking += event.text ?? '';
+        if (event.signature !== undefined) thinkingSignature = (thinkingSignature ?? '') + event.signature;
+        break;
+      case 'tool_call_start': {
+        const call = toolCalls[event.index] ?? { id: '', name: '', arguments: '', starts: 0 };
+        toolCalls[event.index] = { ...call, id: event.id, name: event.name, starts: call.starts + 1 };
+        if (event.signature !== undefined) toolCalls[event.index]!.signature = event.signature;
+        break;
+      }
+      case 'tool_call_delta': {
+        const call = toolCalls[event.index] ?? { id: '', name: '', arguments: '', starts: 0 };
+        toolCalls[event.index] = { ...call, arguments: call.arguments + event.arguments };
+        break;
+      }
+      case 'finish':
+        finishReasons.push(event.reason);
+        break;
+      case 'usage':
+        usage = event.usage;
+        break;
+      case 'error':
+        errors.push(event.failure);
+        break;
+      case 'native':
+        native++;
+        break;
+      default:
+        break;
     }
   }
   const done = events.at(-1)?.type === 'done';
-  return { events, chunks, text, finishReasons, toolCalls, usage, usageChunks, done };
+  return { events, text, thinking, thinkingSignature, finishReasons, toolCalls, usage, errors, native, done };
 }
 
-function mergeToolCalls(
-  calls: Array<{ id: string | undefined; name: string; arguments: string }>,
-  deltas: readonly unknown[],
-): void {
-  for (const raw of deltas) {
-    if (!isJsonObject(raw) || typeof raw.index !== 'number') continue;
-    const fn: JsonObject = isJsonObject(raw.function) ? raw.function : {};
-    const call = calls[raw.index] ?? { id: undefined, name: '', arguments: '' };
-    calls[raw.index] = call;
-    if (typeof raw.id === 'string') call.id = raw.id;
-    if (typeof fn.name === 'string') call.name += fn.name;
-    if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
-  }
+/** The text of a response's text parts, joined. */
+export function responseText(response: ModelResponse): string {
+  return response.content
+    .filter((part): part is Extract<Part, { type: 'text' }> => part.type === 'text')
+    .map((part) => part.text)
+    .join('');
+}
+
+export function responseToolCalls(response: ModelResponse): Array<Extract<Part, { type: 'tool_call' }>> {
+  return response.content.filter(
+    (part): part is Extract<Part, { type: 'tool_call' }> => part.type === 'tool_call',
+  );
 }

@@ -1,30 +1,32 @@
 /**
  * Scenarios every adapter must pass, whatever its wire format. Each adapter records the same
- * canonical exchanges in its own format (fixtures) and runs `runConformance` over them: the
- * OpenAI side the gateway's clients see must come out identical.
+ * canonical exchanges in its own format (fixtures, from its API's documentation) and runs
+ * `runConformance` over them: the internal model that comes out must be the same.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ProviderAdapter, UpstreamErrorResponse } from '../adapter.ts';
-import { isJsonObject } from '../openai-types.ts';
-import { collectStream } from './collect.ts';
+import type { BuildInput, ProviderAdapter, ResponseContext, UpstreamErrorResponse } from '../adapter.ts';
+import type { WireApi } from '../model/request.ts';
+import type { Usage } from '../model/usage.ts';
+import { collectStream, responseText, responseToolCalls } from './collect.ts';
+import { CANONICAL, canonicalBuildInput } from './canonical.ts';
 
-export const CANONICAL = {
-  model: 'gateway-model-2026-01-01',
-  text: 'The capital of France is Paris.',
-  textUsage: { promptTokens: 21, completionTokens: 8, cachedTokens: 5, reasoningTokens: 2 },
-  tool: { name: 'get_weather', arguments: { city: 'Paris' } },
-  toolUsage: { promptTokens: 40, completionTokens: 12, cachedTokens: 0, reasoningTokens: 0 },
-  retryAfter: '7',
-} as const;
+export { CANONICAL, canonicalBuildInput };
 
 export interface ConformanceFixtures {
   readonly textCompletion: string;
+  /** Two parallel calls: get_weather {city: Paris} and get_time {city: Paris}. */
   readonly toolCallCompletion: string;
   readonly textStream: Uint8Array;
   readonly toolCallStream: Uint8Array;
-  /** Two content pieces ("The", " capital"), then an upstream error event. */
+  /** Two text pieces ("The", " capital"), then an upstream error event. */
   readonly midStreamError: Uint8Array;
+  /** Usage of the text and tool exchanges in the internal convention (the API decides what it reports). */
+  readonly expected: {
+    readonly textUsage: Usage;
+    readonly toolUsage: Usage;
+    readonly midStreamStatus?: number;
+  };
   readonly errors: {
     readonly rateLimited: UpstreamErrorResponse;
     readonly badRequest: UpstreamErrorResponse;
@@ -35,15 +37,21 @@ export interface ConformanceFixtures {
 }
 
 /** Text that must never reach a client: hosts, addresses, keys, organisation ids. */
-const LEAKS = [/internal/i, /\.com\b/i, /\bsk-/, /\b\d{1,3}(?:\.\d{1,3}){3}\b/, /\borg-[A-Za-z0-9]/];
+const LEAKS = [/internal/i, /\.com\b/i, /\bsk-/, /\b\d{1,3}(?:\.\d{1,3}){3}\b/, /\borg-[A-Za-z0-9]/, /AKIA/];
 
-function assertNoLeak(message: string): void {
+export function assertNoLeak(message: string): void {
   for (const pattern of LEAKS) assert.doesNotMatch(message, pattern);
+}
+
+/** A client API other than the adapter's own, so the output is the internal model, not native. */
+function foreignApi(adapter: ProviderAdapter): ResponseContext {
+  const api: WireApi = adapter.wireApi === 'openai-responses' ? 'openai-chat' : 'openai-responses';
+  return { clientApi: api };
 }
 
 /** Every split point for short inputs; a spread of them for long ones. */
 function splitPoints(length: number): number[][] {
-  const step = Math.max(1, Math.floor(length / 200));
+  const step = Math.max(1, Math.floor(length / 150));
   const out: number[][] = [[]];
   for (let i = 1; i < length; i += step) out.push([i]);
   out.push(Array.from({ length: length - 1 }, (_, i) => i + 1));
@@ -51,81 +59,79 @@ function splitPoints(length: number): number[][] {
 }
 
 function textCompletion(adapter: ProviderAdapter, fixtures: ConformanceFixtures): void {
-  const context = { model: CANONICAL.model, includeUsage: false };
-  const { completion, usage } = adapter.parseResponse(fixtures.textCompletion, context);
-  const choice = completion.choices[0];
-  assert.ok(choice && isJsonObject(choice.message));
-  assert.equal(choice.message.content, CANONICAL.text);
-  assert.equal(choice.finish_reason, 'stop');
-  assert.equal(completion.model, CANONICAL.model);
-  assert.equal(completion.object, 'chat.completion');
-  assert.deepEqual(usage, CANONICAL.textUsage);
+  const { response } = adapter.parseResponse(fixtures.textCompletion, foreignApi(adapter));
+  assert.equal(responseText(response), CANONICAL.text);
+  assert.equal(response.finishReason, 'stop');
+  assert.deepEqual(response.usage, fixtures.expected.textUsage);
+  assert.ok(response.id);
 }
 
 function toolCallCompletion(adapter: ProviderAdapter, fixtures: ConformanceFixtures): void {
-  const context = { model: CANONICAL.model, includeUsage: false };
-  const { completion, usage } = adapter.parseResponse(fixtures.toolCallCompletion, context);
-  const choice = completion.choices[0];
-  assert.ok(choice && isJsonObject(choice.message) && Array.isArray(choice.message.tool_calls));
-  const call = choice.message.tool_calls[0] as {
-    type: string;
-    function: { name: string; arguments: string };
-  };
-  assert.equal(call.type, 'function');
-  assert.equal(call.function.name, CANONICAL.tool.name);
-  assert.deepEqual(JSON.parse(call.function.arguments), CANONICAL.tool.arguments);
-  assert.equal(choice.finish_reason, 'tool_calls');
-  assert.deepEqual(usage, CANONICAL.toolUsage);
+  const { response } = adapter.parseResponse(fixtures.toolCallCompletion, foreignApi(adapter));
+  const calls = responseToolCalls(response);
+  assert.deepEqual(
+    calls.map((call) => [call.name, JSON.parse(call.arguments)]),
+    CANONICAL.tools.map((tool) => [tool.name, tool.arguments]),
+  );
+  assert.ok(calls.every((call) => call.id !== ''));
+  assert.equal(response.finishReason, 'tool_calls');
+  assert.deepEqual(response.usage, fixtures.expected.toolUsage);
 }
 
 function textStream(adapter: ProviderAdapter, fixtures: ConformanceFixtures): void {
   for (const splits of splitPoints(fixtures.textStream.length)) {
-    for (const includeUsage of [false, true]) {
-      const translator = adapter.createStreamTranslator({ model: CANONICAL.model, includeUsage });
-      const out = collectStream(translator, fixtures.textStream, splits);
-      assert.equal(out.text, CANONICAL.text);
-      assert.deepEqual(out.finishReasons, ['stop']);
-      assert.deepEqual(out.usage, CANONICAL.textUsage);
-      assert.ok(out.done);
-      assert.ok(out.chunks.every((chunk) => chunk.model === CANONICAL.model));
-      assert.ok(out.chunks.every((chunk) => chunk.object === 'chat.completion.chunk'));
-      if (includeUsage) {
-        assert.ok(out.chunks.every((chunk) => chunk.usage === null));
-        assert.equal(out.usageChunks.length, 1);
-        assert.deepEqual(out.usageChunks[0]?.choices, []);
-        assert.equal(out.usageChunks[0]?.usage?.prompt_tokens, CANONICAL.textUsage.promptTokens);
-      } else {
-        assert.ok(out.chunks.every((chunk) => !('usage' in chunk)));
-        assert.equal(out.usageChunks.length, 0);
-      }
-    }
+    const out = collectStream(
+      adapter.createStreamTranslator(foreignApi(adapter)),
+      fixtures.textStream,
+      splits,
+    );
+    assert.equal(out.text, CANONICAL.text);
+    assert.deepEqual(out.finishReasons, ['stop']);
+    assert.deepEqual(out.usage, fixtures.expected.textUsage);
+    assert.deepEqual(out.errors, []);
+    assert.equal(out.native, 0);
+    assert.ok(out.done);
   }
 }
 
 function toolCallStream(adapter: ProviderAdapter, fixtures: ConformanceFixtures): void {
-  const context = { model: CANONICAL.model, includeUsage: false };
   for (const splits of splitPoints(fixtures.toolCallStream.length)) {
-    const translator = adapter.createStreamTranslator(context);
-    const out = collectStream(translator, fixtures.toolCallStream, splits);
-    assert.equal(out.toolCalls.length, 1);
-    assert.equal(out.toolCalls[0]?.name, CANONICAL.tool.name);
-    assert.ok(out.toolCalls[0]?.id);
-    assert.deepEqual(JSON.parse(out.toolCalls[0]?.arguments ?? ''), CANONICAL.tool.arguments);
+    const out = collectStream(
+      adapter.createStreamTranslator(foreignApi(adapter)),
+      fixtures.toolCallStream,
+      splits,
+    );
+    assert.deepEqual(
+      out.toolCalls.map((call) => [call.name, JSON.parse(call.arguments), call.starts]),
+      CANONICAL.tools.map((tool) => [tool.name, tool.arguments, 1]),
+    );
+    assert.ok(out.toolCalls.every((call) => call.id !== ''));
     assert.deepEqual(out.finishReasons, ['tool_calls']);
-    assert.deepEqual(out.usage, CANONICAL.toolUsage);
+    assert.deepEqual(out.usage, fixtures.expected.toolUsage);
+    assert.ok(out.done);
   }
 }
 
 function midStreamError(adapter: ProviderAdapter, fixtures: ConformanceFixtures): void {
-  const context = { model: CANONICAL.model, includeUsage: false };
-  const out = collectStream(adapter.createStreamTranslator(context), fixtures.midStreamError);
+  const out = collectStream(adapter.createStreamTranslator(foreignApi(adapter)), fixtures.midStreamError);
   assert.equal(out.text, 'The capital');
   const last = out.events.at(-1);
-  assert.ok(last?.type === 'error');
-  assert.equal(last.failure.kind, 'server');
-  assert.equal(last.failure.status, 502);
+  assert.ok(last?.type === 'error', `last event ${last?.type}`);
+  assert.equal(last.failure.status, fixtures.expected.midStreamStatus ?? 502);
   assertNoLeak(last.failure.message);
-  assert.equal(out.events.filter((event) => event.type === 'error').length, 1);
+  assert.equal(out.errors.length, 1);
+}
+
+function meteringSameStreamedOrNot(adapter: ProviderAdapter, fixtures: ConformanceFixtures): void {
+  const context = foreignApi(adapter);
+  for (const [body, stream] of [
+    [fixtures.textCompletion, fixtures.textStream],
+    [fixtures.toolCallCompletion, fixtures.toolCallStream],
+  ] as const) {
+    const json = adapter.parseResponse(body, context).response.usage;
+    const streamed = collectStream(adapter.createStreamTranslator(context), stream).usage;
+    assert.deepEqual(streamed, json);
+  }
 }
 
 function errorMapping(adapter: ProviderAdapter, fixtures: ConformanceFixtures): void {
@@ -143,14 +149,30 @@ function errorMapping(adapter: ProviderAdapter, fixtures: ConformanceFixtures): 
   for (const failure of [limited, bad, auth, server, timeout]) assertNoLeak(failure.message);
 }
 
+function requestShape(adapter: ProviderAdapter): void {
+  for (const stream of [false, true]) {
+    const input: BuildInput = canonicalBuildInput(stream);
+    const built = adapter.buildRequest(input);
+    assert.ok(built.url.startsWith(input.endpoint.baseUrl), built.url);
+    assert.doesNotThrow(() => JSON.parse(built.body));
+    const credentialHeaders = Object.keys(built.headers).filter((name) =>
+      /^(authorization|x-api-key|api-key|x-goog-api-key|x-amz-.*)$/i.test(name),
+    );
+    assert.deepEqual(credentialHeaders, [], 'credentials are the signer’s, never the adapter’s');
+    assert.ok(!built.body.includes(CANONICAL.secretLookalike), 'nothing of the gateway leaks upstream');
+  }
+}
+
 type Scenario = (adapter: ProviderAdapter, fixtures: ConformanceFixtures) => void;
 
 const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
-  ['text completion: content, finish reason, usage, gateway model name', textCompletion],
-  ['tool-call completion: one function call with JSON arguments', toolCallCompletion],
-  ['text stream, cut at any byte: same text, usage and end, with or without include_usage', textStream],
-  ['tool-call stream: arguments reassemble to the call', toolCallStream],
-  ['mid-stream upstream error: content so far, then one safe error event, nothing after', midStreamError],
+  ['request: absolute URL on the endpoint, JSON body, no credentials', requestShape],
+  ['text completion: content, finish reason, usage', textCompletion],
+  ['tool-call completion: two parallel function calls with JSON arguments', toolCallCompletion],
+  ['text stream, cut at any byte: same text, usage and end', textStream],
+  ['tool-call stream: each call starts once, arguments reassemble', toolCallStream],
+  ['mid-stream upstream error: content so far, then one safe error event', midStreamError],
+  ['metering is the same streamed or not', meteringSameStreamedOrNot],
   [
     'errors: 429 keeps its status and Retry-After; client errors 400; provider faults 502; timeouts 504',
     errorMapping,

@@ -1,17 +1,8 @@
 import type { ProviderAdapter } from '../adapter.ts';
-import { mapOpenAIError } from './errors.ts';
-import { buildOpenAIRequest } from './request.ts';
-import { parseOpenAIResponse } from './response.ts';
-import { createOpenAIStreamTranslator } from './stream.ts';
+import { openAIAdapter } from '../openai/index.ts';
 
 /**
- * OpenAI Chat Completions and every server that speaks it (vLLM, Ollama, llama.cpp, the
- * simulator). An Azure-style adapter later reuses these functions with its own path and auth.
+ * Servers that speak OpenAI's API for local deployments (vLLM, Ollama, llama.cpp): OpenAI's
+ * translation under its own id, so the catalog can say which upstream is which.
  */
-export const openAICompatibleAdapter: ProviderAdapter = {
-  id: 'openai-compatible',
-  buildRequest: buildOpenAIRequest,
-  parseResponse: parseOpenAIResponse,
-  createStreamTranslator: createOpenAIStreamTranslator,
-  mapError: mapOpenAIError,
-};
+export const openAICompatibleAdapter: ProviderAdapter = { ...openAIAdapter, id: 'openai-compatible' };

@@ -1,0 +1,91 @@
+/**
+ * Anthropic's error envelope (`{"type":"error","error":{"type","message"}}`) as an
+ * UpstreamFailure. The client's own mistakes stay 400 with the scrubbed upstream message; the
+ * provider's faults (credentials, unknown model, 5xx) get a message written here, because the
+ * upstream's text may describe its internals.
+ */
+import type { UpstreamErrorResponse } from '../adapter.ts';
+import { isJsonObject, parseJson } from '../json.ts';
+import type { UpstreamFailure } from '../model/response.ts';
+import { safeUpstreamMessage, validRetryAfter } from '../safe-message.ts';
+
+export interface ErrorDetail {
+  readonly type: string | undefined;
+  readonly message: unknown;
+}
+
+export function anthropicErrorDetail(body: string): ErrorDetail {
+  const parsed = parseJson(body);
+  const error = isJsonObject(parsed) && isJsonObject(parsed.error) ? parsed.error : {};
+  return { type: typeof error.type === 'string' ? error.type : undefined, message: error.message };
+}
+
+const CONTENT_FILTER = /content filter|content filtering|usage polic|refus(?:al|ed) (?:by|under) .*polic/i;
+
+/** The provider's safety system refused the request: a client error the gateway labels as such. */
+function contentFilter(message: unknown): boolean {
+  return typeof message === 'string' && CONTENT_FILTER.test(message);
+}
+
+export function rateLimited(response: UpstreamErrorResponse, message: unknown): UpstreamFailure {
+  const retryAfter = validRetryAfter(response.headers['retry-after']);
+  const reason = safeUpstreamMessage(message) ?? 'rate limit reached';
+  return {
+    kind: 'rate_limited',
+    status: 429,
+    message: `The provider is rate limiting requests: ${reason}`,
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  };
+}
+
+export function clientError(message: unknown, status: number): UpstreamFailure {
+  const reason = safeUpstreamMessage(message) ?? `the provider rejected the request (HTTP ${status}).`;
+  return {
+    kind: 'client',
+    status: 400,
+    message: reason,
+    ...(contentFilter(message) ? { code: 'content_filter' } : {}),
+  };
+}
+
+export const OVERLOADED: UpstreamFailure = {
+  kind: 'server',
+  status: 503,
+  message: 'the provider is overloaded; try again later.',
+};
+
+export const BAD_CREDENTIALS: UpstreamFailure = {
+  kind: 'server',
+  status: 502,
+  message: "the provider did not accept the gateway's credentials.",
+};
+
+export const UNKNOWN_MODEL: UpstreamFailure = {
+  kind: 'server',
+  status: 502,
+  message: 'the provider does not know the configured model.',
+};
+
+export const TIMED_OUT: UpstreamFailure = {
+  kind: 'timeout',
+  status: 504,
+  message: 'the provider timed out.',
+};
+
+/** Anthropic's statuses; 529 is its overload, which the gateway answers as 503. */
+export function mapAnthropicError(response: UpstreamErrorResponse): UpstreamFailure {
+  const { status } = response;
+  const detail = anthropicErrorDetail(response.body);
+  if (status === 429) return rateLimited(response, detail.message);
+  if (status === 529 || detail.type === 'overloaded_error') return OVERLOADED;
+  if (status === 408 || status === 504) return TIMED_OUT;
+  if (status === 400 || status === 413) {
+    const message =
+      status === 413 && detail.message === undefined ? 'the request is too large.' : detail.message;
+    return clientError(message, status);
+  }
+  if (contentFilter(detail.message) && status < 500) return clientError(detail.message, status);
+  if (status === 401 || status === 403) return BAD_CREDENTIALS;
+  if (status === 404) return UNKNOWN_MODEL;
+  return { kind: 'server', status: 502, message: `the provider answered HTTP ${status}.` };
+}

@@ -1,0 +1,32 @@
+/**
+ * Azure OpenAI: OpenAI's translation with Azure's paths. The v1 API
+ * (`<resource>/openai/v1/chat/completions`, the deployment as `model`) unless the endpoint
+ * names an `api-version`, which selects classic deployments
+ * (`<resource>/openai/deployments/<deployment>/chat/completions?api-version=...`, where the
+ * path's deployment wins over the body's model). The catalog's upstream model is the
+ * deployment name. The signer adds `api-key` or an Entra token.
+ */
+import type { BuildInput, ProviderAdapter, UpstreamHttpRequest } from '../adapter.ts';
+import { openAIAdapter } from '../openai/index.ts';
+import { isStream, openAIBody, openAIHeaders } from '../openai/request.ts';
+
+function buildAzureRequest(input: BuildInput): UpstreamHttpRequest {
+  const { baseUrl, apiVersion } = input.endpoint;
+  const deployment = input.offer.upstreamModel;
+  const url =
+    apiVersion === undefined
+      ? `${baseUrl}/v1/chat/completions`
+      : `${baseUrl}/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(apiVersion)}`;
+  return {
+    method: 'POST',
+    url,
+    headers: openAIHeaders(isStream(input)),
+    body: JSON.stringify(openAIBody(input, deployment)),
+  };
+}
+
+export const azureOpenAIAdapter: ProviderAdapter = {
+  ...openAIAdapter,
+  id: 'azure-openai',
+  buildRequest: buildAzureRequest,
+};

@@ -1,0 +1,44 @@
+import { fixtureReader } from '../conformance/fixture-reader.ts';
+import { join } from 'node:path';
+import type { UpstreamErrorResponse } from '../adapter.ts';
+import type { ConformanceFixtures } from '../conformance/scenarios.ts';
+import type { Usage } from '../model/usage.ts';
+
+const fixtures = fixtureReader(join(import.meta.dirname, 'fixtures'));
+export const fixtureText = fixtures.text;
+export const fixtureBytes = fixtures.bytes;
+
+export const errorFixtures = JSON.parse(fixtureText('errors.fixture.json')) as Record<
+  'rateLimited' | 'badRequest' | 'unauthorized' | 'notFound' | 'serverError' | 'unavailable' | 'timeout',
+  UpstreamErrorResponse
+>;
+
+/** Both exchanges reuse a 1024-token cached prefix and think; Google counts both inside its totals. */
+export const TEXT_USAGE: Usage = {
+  inputTokens: 1207,
+  cachedReadTokens: 1024,
+  cacheWriteTokens: 0,
+  outputTokens: 8 + 114,
+  reasoningTokens: 114,
+  webSearchRequests: 0,
+};
+
+export const TOOL_USAGE: Usage = {
+  inputTokens: 1251,
+  cachedReadTokens: 1024,
+  cacheWriteTokens: 0,
+  outputTokens: 30 + 115,
+  reasoningTokens: 115,
+  webSearchRequests: 0,
+};
+
+/** The canonical conformance exchanges as the Gemini Developer API sends them (CRLF-framed SSE). */
+export const geminiConformanceFixtures: ConformanceFixtures = {
+  textCompletion: fixtureText('text-completion.fixture.json'),
+  toolCallCompletion: fixtureText('tool-call-completion.fixture.json'),
+  textStream: fixtureBytes('text-stream.fixture.sse'),
+  toolCallStream: fixtureBytes('tool-call-stream.fixture.sse'),
+  midStreamError: fixtureBytes('mid-stream-error.fixture.sse'),
+  expected: { textUsage: TEXT_USAGE, toolUsage: TOOL_USAGE },
+  errors: errorFixtures,
+};

@@ -1,0 +1,6 @@
+export type * from './content.ts';
+export * from './profile.ts';
+export type * from './request.ts';
+export type * from './response.ts';
+export * from './tool-call-id.ts';
+export * from './usage.ts';

@@ -1,0 +1,28 @@
+/**
+ * Token usage in one convention for every upstream: `inputTokens` counts the whole prompt,
+ * cached reads and cache writes included (OpenAI's `prompt_tokens`); `outputTokens` counts
+ * everything generated, reasoning included (OpenAI's `completion_tokens`). Adapters convert
+ * from their API's convention (Anthropic and Bedrock report cache tokens beside the input).
+ */
+export interface Usage {
+  readonly inputTokens: number;
+  readonly cachedReadTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly outputTokens: number;
+  readonly reasoningTokens: number;
+  readonly webSearchRequests: number;
+}
+
+export const NO_USAGE: Usage = Object.freeze({
+  inputTokens: 0,
+  cachedReadTokens: 0,
+  cacheWriteTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+  webSearchRequests: 0,
+});
+
+/** A token count as an upstream reports it: a non-negative integer, anything else 0. */
+export function tokenCount(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+}

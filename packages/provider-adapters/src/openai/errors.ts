@@ -1,0 +1,69 @@
+import type { UpstreamErrorResponse } from '../adapter.ts';
+import { isJsonObject, parseJson } from '../json.ts';
+import type { UpstreamFailure } from '../model/response.ts';
+import { safeUpstreamMessage, validRetryAfter } from '../safe-message.ts';
+
+function upstreamMessage(body: string): unknown {
+  // Not JSON (an HTML error page from a proxy, say): nothing of it is shown.
+  const parsed = parseJson(body);
+  if (isJsonObject(parsed) && isJsonObject(parsed.error)) return parsed.error.message;
+  if (isJsonObject(parsed) && typeof parsed.error === 'string') return parsed.error;
+  if (isJsonObject(parsed)) return parsed.message;
+  return undefined;
+}
+
+/** OpenAI's and Azure's code for a request refused by the content filter. */
+function isContentFilter(body: string): boolean {
+  const parsed = parseJson(body);
+  const error = isJsonObject(parsed) && isJsonObject(parsed.error) ? parsed.error : {};
+  return error.code === 'content_filter' || error.code === 'content_policy_violation';
+}
+
+/**
+ * Honest statuses: the client's own mistakes (400/413/422) stay 400 with the upstream's
+ * scrubbed message; rate limits stay 429 with Retry-After; 408 is a timeout (504); anything
+ * that is the gateway's or the provider's fault (auth, unknown deployment, 5xx) is a 502 with a
+ * message written here, because the upstream's text may describe its internals.
+ */
+export function mapOpenAIError(response: UpstreamErrorResponse): UpstreamFailure {
+  const { status } = response;
+  if (status === 429) {
+    const retryAfter = validRetryAfter(response.headers['retry-after']);
+    const reason = safeUpstreamMessage(upstreamMessage(response.body)) ?? 'rate limit reached';
+    return {
+      kind: 'rate_limited',
+      status: 429,
+      message: `The provider is rate limiting requests: ${reason}`,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    };
+  }
+  if (status === 408) return { kind: 'timeout', status: 504, message: 'the provider timed out.' };
+  if (status === 400 || status === 413 || status === 422) {
+    const reason = safeUpstreamMessage(upstreamMessage(response.body));
+    return {
+      kind: 'client',
+      status: 400,
+      message: reason ?? `the provider rejected the request (HTTP ${status}).`,
+      ...(isContentFilter(response.body) ? { code: 'content_filter' as const } : {}),
+    };
+  }
+  if (status === 401 || status === 403) {
+    return { kind: 'server', status: 502, message: "the provider did not accept the gateway's credentials." };
+  }
+  if (status === 404) {
+    return { kind: 'server', status: 502, message: 'the provider does not know the configured model.' };
+  }
+  return { kind: 'server', status: 502, message: `the provider answered HTTP ${status}.` };
+}
+
+/** A `data: {"error": ...}` event in the middle of a stream. */
+export function mapOpenAIStreamError(error: unknown): UpstreamFailure {
+  const raw = isJsonObject(error) ? error.message : undefined;
+  const reason = safeUpstreamMessage(raw);
+  return {
+    kind: 'server',
+    status: 502,
+    message:
+      reason === undefined ? 'the provider failed mid-stream.' : `the provider failed mid-stream: ${reason}`,
+  };
+}

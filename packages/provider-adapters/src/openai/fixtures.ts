@@ -1,0 +1,46 @@
+import { fixtureReader } from '../conformance/fixture-reader.ts';
+import { join } from 'node:path';
+import type { UpstreamErrorResponse } from '../adapter.ts';
+import type { ConformanceFixtures } from '../conformance/scenarios.ts';
+import type { Usage } from '../model/usage.ts';
+
+const fixtures = fixtureReader(join(import.meta.dirname, 'fixtures'));
+export const fixtureText = fixtures.text;
+export const fixtureBytes = fixtures.bytes;
+
+export const errorFixtures = JSON.parse(fixtureText('errors.fixture.json')) as Record<
+  | 'rateLimited'
+  | 'badRequest'
+  | 'badRequestWithKey'
+  | 'unauthorized'
+  | 'notFound'
+  | 'serverError'
+  | 'overloadedHtml'
+  | 'timeout',
+  UpstreamErrorResponse
+>;
+
+/** The canonical conformance exchanges as OpenAI (and servers of its API) send them. */
+export const openAIConformanceFixtures: ConformanceFixtures = {
+  textCompletion: fixtureText('text-completion.fixture.json'),
+  toolCallCompletion: fixtureText('tool-call-completion.fixture.json'),
+  textStream: fixtureBytes('text-stream.fixture.sse'),
+  toolCallStream: fixtureBytes('tool-call-stream.fixture.sse'),
+  midStreamError: fixtureBytes('mid-stream-error.fixture.sse'),
+  expected: {
+    textUsage: usage(21, 5, 8, 2),
+    toolUsage: usage(40, 16, 24, 6),
+  },
+  errors: errorFixtures,
+};
+
+function usage(input: number, cached: number, output: number, reasoning: number): Usage {
+  return {
+    inputTokens: input,
+    cachedReadTokens: cached,
+    cacheWriteTokens: 0,
+    outputTokens: output,
+    reasoningTokens: reasoning,
+    webSearchRequests: 0,
+  };
+}

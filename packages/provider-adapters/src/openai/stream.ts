@@ -1,0 +1,51 @@
+import type { ResponseContext, StreamTranslator } from '../adapter.ts';
+import { isJsonObject, parseJson } from '../json.ts';
+import type { StreamEvent } from '../model/response.ts';
+import { SseDecoder } from '../sse.ts';
+import { ChatChunkDecoder } from '../wire/openai-chat/decode-response.ts';
+import { usageFromOpenAI } from '../wire/openai-chat/usage.ts';
+import { mapOpenAIStreamError } from './errors.ts';
+
+const MALFORMED = {
+  type: 'error',
+  failure: { kind: 'server', status: 502, message: 'the provider sent a malformed stream event.' },
+} as const satisfies StreamEvent;
+
+/**
+ * OpenAI SSE in. A Chat Completions client gets each chunk as it came (`native`), plus the
+ * usage the gateway meters; any other client gets the chunks decoded into the internal model.
+ */
+export function createOpenAIStreamTranslator(context: ResponseContext): StreamTranslator {
+  const decoder = new SseDecoder();
+  const chunks = new ChatChunkDecoder();
+  const native = context.clientApi === 'openai-chat';
+  let finished = false;
+
+  function translate(data: string): StreamEvent[] {
+    if (finished) return [];
+    if (data === '[DONE]') {
+      finished = true;
+      return [{ type: 'done' }];
+    }
+    const parsed = parseJson(data);
+    if (parsed === undefined) {
+      finished = true;
+      return [MALFORMED];
+    }
+    if (!isJsonObject(parsed)) return [];
+    if (parsed.error !== undefined) {
+      finished = true;
+      return [{ type: 'error', failure: mapOpenAIStreamError(parsed.error) }];
+    }
+    if (!native) return chunks.decode(parsed);
+    const usage = usageFromOpenAI(parsed.usage);
+    const events: StreamEvent[] = [{ type: 'native', api: 'openai-chat', data: parsed }];
+    if (usage) events.push({ type: 'usage', usage });
+    return events;
+  }
+
+  return {
+    push: (bytes) => decoder.push(bytes).flatMap((event) => translate(event.data)),
+    end: () => decoder.end().flatMap((event) => translate(event.data)),
+  };
+}
