@@ -11,20 +11,19 @@ export interface Envelope {
 const FINGERPRINT = 'fp_simulator';
 
 export function completionBody(reply: Reply, envelope: Envelope): string {
-  const message = reply.toolCall
-    ? {
-        role: 'assistant',
-        content: null,
-        refusal: null,
-        tool_calls: [
-          {
-            id: reply.toolCall.id,
+  const message =
+    reply.toolCalls.length > 0
+      ? {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          tool_calls: reply.toolCalls.map((call) => ({
+            id: call.id,
             type: 'function',
-            function: { name: reply.toolCall.name, arguments: reply.toolCall.arguments },
-          },
-        ],
-      }
-    : { role: 'assistant', content: reply.tokens.join(''), refusal: null };
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }
+      : { role: 'assistant', content: reply.tokens.join(''), refusal: null };
   return JSON.stringify({
     id: envelope.id,
     object: 'chat.completion',
@@ -54,14 +53,14 @@ export function streamEvents(reply: Reply, envelope: Envelope, includeUsage: boo
     { index: 0, delta: value, logprobs: null, finish_reason: finish },
   ];
   const events: string[] = [];
-  const call = reply.toolCall;
-  if (call) {
-    const head = { index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
-    events.push(event(delta({ role: 'assistant', content: null, tool_calls: [head] })));
-    const third = Math.ceil(call.arguments.length / 3);
-    for (let at = 0; at < call.arguments.length; at += third) {
-      const piece = call.arguments.slice(at, at + third);
-      events.push(event(delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] })));
+  if (reply.toolCalls.length > 0) {
+    events.push(event(delta({ role: 'assistant', content: null })));
+    for (const [index, call] of reply.toolCalls.entries()) {
+      const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+      events.push(event(delta({ tool_calls: [head] })));
+      for (const piece of argumentPieces(call.arguments)) {
+        events.push(event(delta({ tool_calls: [{ index, function: { arguments: piece } }] })));
+      }
     }
   } else {
     events.push(event(delta({ role: 'assistant', content: '', refusal: null })));
@@ -71,6 +70,14 @@ export function streamEvents(reply: Reply, envelope: Envelope, includeUsage: boo
   if (includeUsage) events.push(event([], reply.usage));
   events.push('data: [DONE]\n\n');
   return events;
+}
+
+/** Tool-call arguments in three pieces, as models stream them. */
+export function argumentPieces(args: string): string[] {
+  const third = Math.max(1, Math.ceil(args.length / 3));
+  const pieces: string[] = [];
+  for (let at = 0; at < args.length; at += third) pieces.push(args.slice(at, at + third));
+  return pieces;
 }
 
 export function errorBody(message: string, type: string, code: string | null): string {

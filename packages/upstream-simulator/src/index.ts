@@ -1,2 +1,8 @@
 export type { Behaviour } from './faults.ts';
 export { type ReceivedRequest, type Simulator, type SimulatorOptions, startSimulator } from './server.ts';
+export {
+  credentialEnv,
+  generateCredentials,
+  type GoogleServiceAccount,
+  type SimCredentials,
+} from './credentials.ts';

@@ -43,6 +43,7 @@ export interface SimRequest {
   readonly max_tokens?: unknown;
   readonly max_completion_tokens?: unknown;
   readonly reasoning_effort?: unknown;
+  readonly parallel_tool_calls?: unknown;
 }
 
 export interface ToolCall {
@@ -55,7 +56,12 @@ export interface Reply {
   readonly id: string;
   /** Content pieces, one per streamed chunk; empty for a tool call. */
   readonly tokens: readonly string[];
-  readonly toolCall: ToolCall | undefined;
+  /** One call, or two in parallel when two or more tools are offered and parallel calls allowed. */
+  readonly toolCalls: readonly ToolCall[];
+  /** Reasoning tokens spent (inside completion_tokens). */
+  readonly reasoningTokens: number;
+  /** Tokens of the prompt: what a real API reports as input. */
+  readonly promptTokens: number;
   readonly finishReason: 'stop' | 'length' | 'tool_calls';
   readonly usage: {
     readonly prompt_tokens: number;
@@ -103,12 +109,12 @@ export function buildReply(request: SimRequest, replyTokens: number): Reply {
   const id = `chatcmpl-sim${digest.subarray(0, 12).toString('hex')}`;
   const reasoning = REASONING_TOKENS[String(request.reasoning_effort)] ?? 0;
   const prompt = promptTokens(request);
-  const toolCall = chooseToolCall(request, digest);
+  const toolCalls = chooseToolCalls(request, digest);
   let tokens: string[] = [];
-  let finishReason: Reply['finishReason'] = toolCall ? 'tool_calls' : 'stop';
+  let finishReason: Reply['finishReason'] = toolCalls.length > 0 ? 'tool_calls' : 'stop';
   let completion: number;
-  if (toolCall) {
-    completion = Math.ceil(toolCall.arguments.length / 4) + 5;
+  if (toolCalls.length > 0) {
+    completion = toolCalls.reduce((sum, call) => sum + Math.ceil(call.arguments.length / 4) + 5, 0);
   } else {
     const echo = lastUserText(request).split(/\s+/).filter(Boolean).slice(0, 3).join(' ');
     const words = [`Simulated reply to "${echo}":`];
@@ -126,7 +132,9 @@ export function buildReply(request: SimRequest, replyTokens: number): Reply {
   return {
     id,
     tokens,
-    toolCall,
+    toolCalls,
+    reasoningTokens: reasoning,
+    promptTokens: prompt,
     finishReason,
     usage: {
       prompt_tokens: prompt,
@@ -138,7 +146,23 @@ export function buildReply(request: SimRequest, replyTokens: number): Reply {
   };
 }
 
-/** Calls a tool when tools are offered, not refused, and the last turn is not already a tool result. */
+/**
+ * Calls tools when tools are offered, not refused, and the last turn is not already a tool
+ * result: the forced or first one, plus the second in parallel when parallel calls are allowed.
+ */
+function chooseToolCalls(request: SimRequest, digest: Buffer): ToolCall[] {
+  const first = chooseToolCall(request, digest);
+  if (!first) return [];
+  const tools = request.tools ?? [];
+  const second = tools[1]?.function?.name;
+  const forced = typeof request.tool_choice === 'object' && request.tool_choice !== null;
+  if (forced || request.parallel_tool_calls === false || typeof second !== 'string' || second === first.name)
+    return [first];
+  const args = argumentsFor(tools[1]?.function?.parameters, lastUserText(request));
+  const id = `call_sim${digest.subarray(24, 32).toString('hex')}`;
+  return [first, { id, name: second, arguments: JSON.stringify(args) }];
+}
+
 function chooseToolCall(request: SimRequest, digest: Buffer): ToolCall | undefined {
   const tools = request.tools ?? [];
   if (tools.length === 0 || request.tool_choice === 'none') return undefined;

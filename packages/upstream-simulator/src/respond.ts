@@ -4,9 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { completionBody, type Envelope, errorBody, streamEvents } from './chunks.ts';
 import { type Behaviour, behaviourFor } from './faults.ts';
 import { buildReply, type SimRequest } from './reply.ts';
+import type { SimExchange } from './apis/types.ts';
 import type { ReceivedRequest, SimulatorOptions } from './server.ts';
 
-const DEFAULT_REPLY_TOKENS = 16;
+export const DEFAULT_REPLY_TOKENS = 16;
 
 /** What the request handlers share with the running simulator. */
 export interface SimState {
@@ -32,14 +33,25 @@ export function sendJson(
   res.end(body);
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const part of req) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+}
+
+export function parseJsonBody(raw: Buffer): unknown {
   try {
-    return JSON.parse(Buffer.concat(parts).toString('utf8'));
+    return JSON.parse(raw.toString('utf8'));
   } catch {
     return undefined;
   }
+}
+
+/** Keeps the request for inspection by tests (the newest `keep` of them). */
+export function record(state: SimState, exchange: SimExchange): void {
+  const { req, body } = exchange;
+  state.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+  if (state.received.length > state.keep) state.received.shift();
 }
 
 function isChatRequest(body: unknown): body is SimRequest & Record<string, unknown> {
@@ -47,11 +59,10 @@ function isChatRequest(body: unknown): body is SimRequest & Record<string, unkno
   return typeof candidate?.model === 'string' && Array.isArray(candidate.messages);
 }
 
-export async function chat(state: SimState, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { received, keep, options, closing } = state;
-  const body = await readJson(req);
-  received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-  if (received.length > keep) received.shift();
+/** An OpenAI Chat Completions answer (JSON or paced SSE) to a request already recorded. */
+export async function chat(state: SimState, exchange: SimExchange): Promise<void> {
+  const { options, closing } = state;
+  const { req, res, body } = exchange;
   if (!isChatRequest(body)) {
     sendJson(res, 400, errorBody("'model' and 'messages' are required.", 'invalid_request_error', null));
     return;
@@ -89,7 +100,7 @@ function fail(res: ServerResponse, behaviour: Behaviour): void {
   sendJson(res, status, errorBody(message, type, null), headers);
 }
 
-async function stream(
+export async function stream(
   state: SimState,
   res: ServerResponse,
   events: string[],

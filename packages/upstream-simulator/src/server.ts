@@ -5,9 +5,13 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SIM_APIS } from './apis/index.ts';
+import type { SimContext, SimExchange } from './apis/types.ts';
 import { errorBody } from './chunks.ts';
+import { credentialEnv, generateCredentials, type SimCredentials } from './credentials.ts';
 import type { Behaviour } from './faults.ts';
-import { chat, type SimState, sendJson } from './respond.ts';
+import { parseJsonBody, readBody, record, type SimState, sendJson } from './respond.ts';
+import { GOOGLE_TOKEN_PATH } from './apis/google-token.ts';
 
 export interface SimulatorOptions {
   readonly host?: string;
@@ -19,6 +23,8 @@ export interface SimulatorOptions {
   readonly models?: readonly string[];
   /** How many received requests are kept for inspection. */
   readonly keepRequests?: number;
+  /** Credentials to issue and check (default: fresh ones). */
+  readonly credentials?: SimCredentials;
 }
 
 export interface ReceivedRequest {
@@ -39,6 +45,9 @@ export interface Simulator {
   readonly connections: number;
   /** Streams whose client went away before the stream ended. */
   readonly abortedStreams: number;
+  readonly credentials: SimCredentials;
+  /** Environment variables holding the credentials, as `upstreams.simulated.json` names them. */
+  readonly credentialEnv: Readonly<Record<string, string>>;
   close(): Promise<void>;
 }
 
@@ -54,17 +63,42 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     stats: { connections: 0, abortedStreams: 0 },
   };
   const models = options.models ?? DEFAULT_MODELS;
+  const credentials = options.credentials ?? generateCredentials();
+  const context: { -readonly [K in keyof SimContext]: SimContext[K] } = {
+    state,
+    credentials,
+    googleTokens: new Map(),
+    origin: '',
+  };
   const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (req.method === 'POST' && path.endsWith('/chat/completions')) {
-      chat(state, req, res).catch(() => res.destroy());
-    } else if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
+    const [path = '/', query = ''] = (req.url ?? '/').split('?', 2);
+    const method = req.method ?? 'GET';
+    if (method === 'GET' && (path === '/v1/models' || path === '/models')) {
       const data = models.map((id) => ({ id, object: 'model', created: 1767225600, owned_by: 'simulator' }));
       sendJson(res, 200, JSON.stringify({ object: 'list', data }));
-    } else {
-      const message = `Unknown route ${req.method} ${path}.`;
-      sendJson(res, 404, errorBody(message, 'invalid_request_error', 'not_found'));
+      return;
     }
+    const api = SIM_APIS.find((candidate) => candidate.matches(method, path));
+    if (!api) {
+      const message = `Unknown route ${method} ${path}.`;
+      sendJson(res, 404, errorBody(message, 'invalid_request_error', 'not_found'));
+      return;
+    }
+    readBody(req)
+      .then((rawBody) => {
+        const exchange: SimExchange = {
+          req,
+          res,
+          method,
+          path,
+          query: new URLSearchParams(query),
+          rawBody,
+          body: parseJsonBody(rawBody),
+        };
+        if (api.name !== 'google-oauth') record(state, exchange);
+        return api.handle(context, exchange);
+      })
+      .catch(() => res.destroy());
   });
   server.keepAliveTimeout = 65_000;
   server.on('connection', (socket) => {
@@ -76,6 +110,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   );
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  context.origin = url;
   return {
     url,
     baseUrl: `${url}/v1`,
@@ -86,6 +121,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     get abortedStreams() {
       return state.stats.abortedStreams;
     },
+    credentials,
+    credentialEnv: credentialEnv(credentials, `${url}${GOOGLE_TOKEN_PATH}`),
     close: async () => {
       closing.abort();
       server.closeAllConnections();
