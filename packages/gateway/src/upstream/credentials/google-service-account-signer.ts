@@ -1,0 +1,124 @@
+/**
+ * Google service-account OAuth2 (Vertex AI): google-auth-library's JWT client signs the RS256
+ * assertion and exchanges it for an access token, sent as `Authorization: Bearer`. Tokens are
+ * cached and refreshed early by TokenCache.
+ */
+import { createPrivateKey } from 'node:crypto';
+import { gaxios, JWT } from 'google-auth-library';
+import { failureDetail } from './failure-detail.ts';
+import { withCredentialHeader } from './request-headers.ts';
+import { DEFAULT_GOOGLE_SCOPES, type GoogleServiceAccountAuth } from './schema.ts';
+import { readSecret } from './secrets.ts';
+import { CredentialError, type Signer } from './signer.ts';
+import type { SignerDeps } from './signer-deps.ts';
+import { type FreshToken, TokenCache } from './token-cache.ts';
+
+/**
+ * The library always posts to this URL (it ignores a key's `token_uri`) and uses it as the
+ * assertion's audience; a tokenUrl override redirects the post and keeps that audience, which
+ * is what Google's endpoints (including private ones) verify.
+ */
+const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+
+interface ServiceAccountKey {
+  readonly clientEmail: string;
+  readonly privateKey: string;
+  readonly privateKeyId: string | undefined;
+}
+
+function stringField(json: Record<string, unknown>, name: string): string | undefined {
+  const value = json[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Parses and checks the key at start-up, so a bad key file stops the gateway early. */
+function parseKey(text: string, location: string): ServiceAccountKey {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new CredentialError(`secret ${location}: not a JSON service account key`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new CredentialError(`secret ${location}: not a JSON service account key`);
+  }
+  const fields = json as Record<string, unknown>;
+  const type = stringField(fields, 'type');
+  if (type !== undefined && type !== 'service_account') {
+    throw new CredentialError(`secret ${location}: key type is not service_account`);
+  }
+  const clientEmail = stringField(fields, 'client_email');
+  const privateKey = stringField(fields, 'private_key');
+  if (clientEmail === undefined || privateKey === undefined) {
+    throw new CredentialError(`secret ${location}: client_email or private_key is missing`);
+  }
+  try {
+    createPrivateKey(privateKey);
+  } catch {
+    throw new CredentialError(`secret ${location}: private_key is not a valid PEM private key`);
+  }
+  return { clientEmail, privateKey, privateKeyId: stringField(fields, 'private_key_id') };
+}
+
+/**
+ * The library's supported injection point is the transporter (a Gaxios instance): one whose
+ * request interceptor sends token requests to `tokenUrl` instead of Google's endpoint.
+ */
+function redirectingTransporter(tokenUrl: string): gaxios.Gaxios {
+  const transporter = new gaxios.Gaxios();
+  transporter.interceptors.request.add({
+    resolved: async (options) => {
+      if (options.url.href !== GOOGLE_TOKEN_URL) return options;
+      return { ...options, url: new URL(tokenUrl) };
+    },
+  });
+  return transporter;
+}
+
+async function fetchToken(
+  key: ServiceAccountKey,
+  scopes: string[],
+  transporter: gaxios.Gaxios | undefined,
+  label: string,
+): Promise<FreshToken> {
+  // A new client per refresh: the library keeps its own cache on the wall clock, which would
+  // hand back the same token when this cache (on an injectable clock) asks for a new one.
+  const client = new JWT({
+    email: key.clientEmail,
+    key: key.privateKey,
+    ...(key.privateKeyId === undefined ? {} : { keyId: key.privateKeyId }),
+    scopes,
+    ...(transporter === undefined ? {} : { transporter }),
+  });
+  const startedAt = Date.now();
+  let credentials;
+  try {
+    credentials = await client.authorize();
+  } catch (error) {
+    throw new CredentialError(`${label}: token request failed${failureDetail(error)}`);
+  }
+  const token = credentials.access_token;
+  if (typeof token !== 'string' || token === '') {
+    throw new CredentialError(`${label}: the token endpoint returned no access_token`);
+  }
+  return { token, lifetimeMs: (credentials.expiry_date ?? startedAt) - startedAt };
+}
+
+export function createGoogleServiceAccountSigner(entry: GoogleServiceAccountAuth, deps: SignerDeps): Signer {
+  const key = parseKey(readSecret(entry.credentials, deps.env), entry.credentials);
+  const scopes = [...(entry.scopes ?? DEFAULT_GOOGLE_SCOPES)];
+  const transporter = entry.tokenUrl === undefined ? undefined : redirectingTransporter(entry.tokenUrl);
+  const label = `google-service-account (${entry.credentials}, ${key.clientEmail})`;
+  const cache = new TokenCache({
+    label,
+    now: deps.now ?? Date.now,
+    fetch: () => fetchToken(key, scopes, transporter, label),
+  });
+  return {
+    kind: 'google-service-account',
+    async sign(request, signal) {
+      return withCredentialHeader(request, 'authorization', `Bearer ${await cache.get(signal)}`);
+    },
+    close: async () => cache.close(),
+  };
+}
