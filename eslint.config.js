@@ -2,6 +2,53 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const NODE_PROTOCOL = {
+  regex: '^(fs|path|os|crypto|http|https|stream|events|url|util|child_process|net|zlib)$',
+  message: 'Use the node: protocol.',
+};
+
+/** Test code may reach across areas (fixtures, harnesses); the rules below are for the product. */
+const TEST_FILES = [
+  '**/*.test.ts',
+  '**/testing.ts',
+  '**/test-app.ts',
+  '**/test-support.ts',
+  '**/fixtures/**',
+];
+
+/**
+ * The gateway's areas meet only through their contracts (contracts.ts, errors.ts, config.ts)
+ * and the few doors listed per area: a front door reaches the pipeline and the upstream area's
+ * index; the pipeline reaches the upstream area's index; routing creates signers through the
+ * credentials' index; access owns the database schema. `forbidden` lists the other areas.
+ */
+function boundary(area, forbidden, extra = []) {
+  return {
+    files: [`packages/gateway/src/${area}/**/*.ts`],
+    ignores: TEST_FILES,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NODE_PROTOCOL,
+            ...forbidden.map((other) => ({
+              group: [`**/${other}/**`, `**/${other}/*`],
+              message: `The ${area} area does not reach into ${other}: go through contracts.ts or the area's index.`,
+            })),
+            ...extra,
+          ],
+        },
+      ],
+    },
+  };
+}
+
+const UPSTREAM_INTERNALS = {
+  group: ['**/upstream/transport*', '**/upstream/credentials/*', '!**/upstream/credentials/index.ts'],
+  message: "Use the upstream area's index.ts.",
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/data/**', 'packages/*/bin/**'] },
   js.configs.recommended,
@@ -12,19 +59,44 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-imports': ['error', { patterns: [NODE_PROTOCOL] }],
+      eqeqeq: ['error', 'always'],
+      'no-console': 'off',
+    },
+  },
+  boundary('front-doors', ['access', 'routing', 'db', 'cli'], [UPSTREAM_INTERNALS]),
+  boundary('pipeline', ['front-doors', 'access', 'routing', 'db', 'cli'], [UPSTREAM_INTERNALS]),
+  boundary(
+    'routing',
+    ['front-doors', 'pipeline', 'access', 'cli'],
+    [
+      { group: ['**/upstream/transport*', '**/upstream/index.ts'], message: 'Routing only creates signers.' },
+      {
+        group: ['**/upstream/credentials/*', '!**/upstream/credentials/index.ts'],
+        message: "Use the credentials' index.ts.",
+      },
+    ],
+  ),
+  boundary('upstream', ['front-doors', 'pipeline', 'routing', 'access', 'cli']),
+  boundary('access', ['front-doors', 'pipeline', 'routing', 'upstream']),
+  {
+    // Adapters are pure translations: no web framework, no sockets, no gateway code.
+    files: ['packages/provider-adapters/src/**/*.ts'],
+    ignores: [...TEST_FILES, '**/fixtures.ts'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            NODE_PROTOCOL,
             {
-              regex: '^(fs|path|os|crypto|http|https|stream|events|url|util|child_process|net|zlib)$',
-              message: 'Use the node: protocol.',
+              group: ['fastify', 'undici', 'node:http', 'node:https', 'node:net', 'node:fs', '@app/*'],
+              message:
+                'Adapters are pure translations over plain data: no I/O, no framework, no gateway code.',
             },
           ],
         },
       ],
-      eqeqeq: ['error', 'always'],
-      'no-console': 'off',
     },
   },
 );

@@ -1,7 +1,7 @@
 import { createRedis, type Database, migrateToLatest, openDatabase, type Redis } from '@app/db';
 import { type App, createServer } from '@app/http-kit';
 import { createAccess } from './access/index.ts';
-import { chatRoutes } from './chat/index.ts';
+import { chatRoutes } from './front-doors/chat-completions/index.ts';
 import type { GatewayConfig } from './config.ts';
 import { gatewayMigrations } from './db/migrations.ts';
 import type { GatewayDatabase } from './db/schema.ts';
@@ -15,7 +15,7 @@ export interface BuildOptions {
   readonly database?: Database<GatewayDatabase>;
   /** An already-open Redis client (tests pass one with their own key prefix). */
   readonly redis?: Redis;
-  /** URL of a running upstream simulator, substituted for catalog upstreams whose baseUrl is `simulator`. */
+  /** Origin of a running upstream simulator, substituted for upstreams whose baseUrl is `simulator[/path]`. */
   readonly simulatorUrl?: string;
   /** Where `env:NAME` secret locations in the upstreams file are read (main passes process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;

@@ -4,7 +4,9 @@
  * -> reserve budget (access ledger) -> call upstream (upstream) -> translate (adapters)
  * -> settle (ledger) -> respond (chat). Each area implements its side of these interfaces.
  */
+import type { AdapterId, EndpointParams, OfferProfile } from '@app/provider-adapters';
 import type { FastifyRequest } from 'fastify';
+import type { Signer } from './upstream/credentials/signer.ts';
 
 export const PROVIDERS = ['developer', 'cloud_a', 'cloud_b', 'cloud_c'] as const;
 export type ProviderId = (typeof PROVIDERS)[number];
@@ -95,17 +97,15 @@ export interface ResolvedOptions {
   readonly compression: Compression;
 }
 
-/** Where and how to call an upstream; secrets are resolved from their locations at start-up. */
+/** Where and how to call an upstream; credentials were turned into a signer at start-up. */
 export interface UpstreamTarget {
-  /** Key of the adapter that translates for this upstream, e.g. `openai-compatible`. */
-  readonly adapter: string;
-  readonly baseUrl: string;
-  readonly auth:
-    | { readonly type: 'none' }
-    | { readonly type: 'bearer'; readonly token: string }
-    | { readonly type: 'header'; readonly name: string; readonly value: string };
-  /** The model id the upstream knows (may differ per provider, e.g. contain `@`). */
-  readonly upstreamModel: string;
+  /** The adapter that translates for this upstream. */
+  readonly adapter: AdapterId;
+  /** Base URL and the non-secret parameters its paths need (region, project, api-version). */
+  readonly endpoint: EndpointParams;
+  readonly signer: Signer;
+  /** The model on this provider: upstream id, effort expressions, tiers, tools, limits. */
+  readonly offer: OfferProfile;
   /** Request timeout for this upstream, ms (flex tiers need long ones). */
   readonly timeoutMs: number;
 }
@@ -115,6 +115,10 @@ export interface Price {
   readonly inputPerMTok: number;
   readonly cachedInputPerMTok: number;
   readonly outputPerMTok: number;
+  /** Prompt-cache writes; absent: charged as input. */
+  readonly cacheWritePerMTok?: number;
+  /** Server-side web searches, per 1,000 calls. */
+  readonly webSearchPerKCalls?: number;
 }
 
 export interface RoutePlan {
@@ -138,12 +142,6 @@ export interface Selection {
   readonly price: Price;
   /** Options as really applied on this provider (e.g. tier=standard where flex is not offered). */
   readonly options: ResolvedOptions;
-  /**
-   * False when the model has no reasoning control on this provider (its only effort is
-   * `none`): the chat path then sends no effort upstream, where any value would be rejected.
-   * Absent means true.
-   */
-  readonly reasoningControl?: boolean;
 }
 
 /** How an upstream call failed; selection and the circuit breaker act on it. */

@@ -82,6 +82,18 @@ export const gatewayErrors = defineErrors({
     message: (p: { provider: string; reason: string }) =>
       `The provider '${p.provider}' rejected the request: ${p.reason}`,
   },
+  content_filter: {
+    status: 400,
+    type: 'invalid_request_error',
+    message: (p: { provider: string; reason: string }) =>
+      `The provider '${p.provider}' refused the request under its content policy: ${p.reason}`,
+  },
+  upstream_overloaded: {
+    status: 503,
+    type: 'api_error',
+    message: (p: { provider: string }) =>
+      `The provider '${p.provider}' is overloaded and turned the request away; retry shortly.`,
+  },
   upstream_error: {
     status: 502,
     type: 'api_error',

@@ -15,8 +15,10 @@ export async function startGateway(env: NodeJS.ProcessEnv): Promise<Started> {
   const config = loadGatewayConfig(env);
   const simulator = await startBundledSimulator(config.upstream.simulator);
   const app = await buildApp(config, {
-    env,
-    ...(simulator ? { simulatorUrl: simulator.baseUrl } : {}),
+    // The simulator's credentials reach the signers as the environment the bundled upstreams
+    // file names (`env:SIM_*`); a variable of the real environment wins.
+    env: simulator ? { ...simulator.credentialEnv, ...env } : env,
+    ...(simulator ? { simulatorUrl: simulator.url } : {}),
   }).catch(async (error: unknown) => {
     await simulator?.close();
     throw error;
@@ -48,7 +50,7 @@ async function startBundledSimulator(options: UpstreamConfig['simulator']): Prom
       replyTokens: options.replyTokens,
     },
   });
-  console.log(`upstream simulator listening on ${simulator.baseUrl}`);
+  console.log(`upstream simulator listening on ${simulator.url}`);
   return simulator;
 }
 

@@ -1,31 +1,85 @@
 /**
- * `node packages/gateway/src/routing/catalog-check.ts [models.json] [upstreams.json]`: validates
- * data files exactly as start-up does, so an operator can check an edit before deploying it.
- * Defaults to the bundled files; the simulator is assumed present, secrets are read from the
- * environment of this command.
+ * `node packages/gateway/src/routing/catalog-check.ts [--credentials] [models.json] [upstreams.json]`:
+ * validates data files exactly as start-up does, so an operator can check an edit before
+ * deploying it. Defaults to the bundled files; the simulator is assumed present.
+ *
+ * Credentials are only checked when asked (`--credentials`): the files are usually edited on a
+ * machine without the production secrets. Without the flag every `auth` entry is still
+ * validated (type, fields, secret locations only) but no secret is read. With it, the secrets
+ * are read from this command's environment as start-up reads them (the bundled simulator's
+ * `SIM_*` credentials are supplied, as main.ts does), and each missing one is a problem naming
+ * its location, never a value.
  */
+import { credentialEnv, generateCredentials } from '@app/upstream-simulator';
+import { AUTH_SCHEMAS } from '../upstream/credentials/index.ts';
 import { buildCatalog, CatalogError } from './catalog.ts';
 import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
+import { taggedProblems } from './schema-errors.ts';
 import { buildUpstreams } from './upstreams.ts';
 
-export function checkFiles(
+/** Stands in for the simulator's origin: only its shape matters here. */
+const SIMULATOR_URL = 'http://127.0.0.1:9';
+
+export interface CheckOptions {
+  /** Read every secret (from `env`) and build the signers, as start-up does. */
+  readonly credentials?: boolean;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A copy of the upstreams file whose valid `auth` entries are `none`: every other check runs,
+ * no secret is read. Invalid entries stay, so their problems are reported as usual.
+ */
+function withoutSecrets(file: unknown): unknown {
+  const copy = structuredClone(file);
+  if (!isObject(copy) || !isObject(copy.providers)) return copy;
+  for (const section of Object.values(copy.providers)) {
+    if (!isObject(section)) continue;
+    const maps = [section.vendors, section.families].filter(isObject);
+    for (const entry of [section.default, ...maps.flatMap((map) => Object.values(map))]) {
+      if (!isObject(entry) || entry.auth === undefined) continue;
+      if (taggedProblems(AUTH_SCHEMAS, 'type', entry.auth, '').length === 0) entry.auth = { type: 'none' };
+    }
+  }
+  return copy;
+}
+
+/** The bundled simulator's credentials, as main.ts passes them (a real variable wins). */
+function simulatorCredentials(): Env {
+  return credentialEnv(generateCredentials(), `${SIMULATOR_URL}/google/token`);
+}
+
+export async function checkFiles(
   paths: { catalog?: string; upstreams?: string },
-  env: Readonly<Record<string, string | undefined>>,
-): { ok: boolean; lines: string[] } {
+  env: Env,
+  options: CheckOptions = {},
+): Promise<{ ok: boolean; lines: string[] }> {
   const catalogPath = paths.catalog ?? DEFAULT_CATALOG_PATH;
   const upstreamsPath = paths.upstreams ?? DEFAULT_UPSTREAMS_PATH;
   try {
     const catalog = buildCatalog(readJsonFile(catalogPath), catalogPath);
-    buildUpstreams(readJsonFile(upstreamsPath), {
+    const file = readJsonFile(upstreamsPath);
+    const { upstreams } = buildUpstreams(options.credentials ? file : withoutSecrets(file), {
       catalog,
-      simulatorUrl: 'http://127.0.0.1/simulator',
-      env,
+      simulatorUrl: SIMULATOR_URL,
+      env: options.credentials ? { ...simulatorCredentials(), ...env } : {},
       source: upstreamsPath,
     });
+    await upstreams.close();
     const aliases = catalog.models.reduce((sum, model) => sum + model.aliases.length, 0);
+    const credentials = options.credentials
+      ? 'credentials present'
+      : 'credentials not read (--credentials reads them from this environment)';
     return {
       ok: true,
-      lines: [`${catalogPath}: ${catalog.models.length} models, ${aliases} aliases`, `${upstreamsPath}: ok`],
+      lines: [
+        `${catalogPath}: ${catalog.models.length} models, ${aliases} aliases`,
+        `${upstreamsPath}: ok, ${credentials}`,
+      ],
     };
   } catch (error) {
     if (error instanceof CatalogError) return { ok: false, lines: error.message.split('\n') };
@@ -34,10 +88,12 @@ export function checkFiles(
 }
 
 if (import.meta.main) {
-  const [catalog, upstreams] = process.argv.slice(2);
-  const result = checkFiles(
+  const args = process.argv.slice(2);
+  const [catalog, upstreams] = args.filter((arg) => arg !== '--credentials');
+  const result = await checkFiles(
     { ...(catalog ? { catalog } : {}), ...(upstreams ? { upstreams } : {}) },
     process.env,
+    { credentials: args.includes('--credentials') },
   );
   for (const line of result.lines) (result.ok ? console.log : console.error)(line);
   process.exitCode = result.ok ? 0 : 1;

@@ -3,7 +3,8 @@
  * costs) and `catalog/upstreams.*.json` (where each provider is reached). Unknown fields are
  * rejected everywhere so a typo never silently drops a setting.
  */
-import { type Static, Type } from 'typebox';
+import type { AdapterId } from '@app/provider-adapters';
+import { type Static, type TProperties, type TSchema, Type } from 'typebox';
 import { COMPRESSIONS, type Compression, EFFORTS, type Effort, PROVIDERS } from '../contracts.ts';
 
 const strict = { additionalProperties: false } as const;
@@ -24,8 +25,44 @@ const PriceSchema = Type.Object(
     inputPerMTok: Type.Number({ minimum: 0 }),
     cachedInputPerMTok: Type.Number({ minimum: 0 }),
     outputPerMTok: Type.Number({ minimum: 0 }),
+    /** Prompt-cache writes (Anthropic: 1.25x input for 5-minute entries); absent: the input price. */
+    cacheWritePerMTok: Type.Optional(Type.Number({ minimum: 0 })),
+    /** Server-side web searches, US dollars per 1,000 calls. */
+    webSearchPerKCalls: Type.Optional(Type.Number({ minimum: 0 })),
   },
   strict,
+);
+
+/** How one gateway effort is sent upstream (the adapter's EffortExpression). */
+const EffortExpressionSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('omit') }, strict),
+  Type.Object({ kind: Type.Literal('openai'), value: Type.String({ minLength: 1 }) }, strict),
+  Type.Object(
+    {
+      kind: Type.Literal('anthropic-budget'),
+      budgetTokens: Type.Integer({ minimum: 1024 }),
+      effort: Type.Optional(Type.String({ minLength: 1 })),
+    },
+    strict,
+  ),
+  Type.Object(
+    { kind: Type.Literal('anthropic-adaptive'), effort: Type.Optional(Type.String({ minLength: 1 })) },
+    strict,
+  ),
+  Type.Object({ kind: Type.Literal('gemini-budget'), budgetTokens: Type.Integer({ minimum: 0 }) }, strict),
+  Type.Object(
+    {
+      kind: Type.Literal('gemini-level'),
+      level: Type.Union(['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'].map((level) => Type.Literal(level))),
+    },
+    strict,
+  ),
+]);
+
+/** A named effort profile: gateway effort -> upstream expression; its keys are the efforts accepted. */
+const EffortProfileSchema = Type.Object(
+  Object.fromEntries(EFFORTS.map((effort) => [effort, Type.Optional(EffortExpressionSchema)])),
+  { ...strict, minProperties: 1 },
 );
 
 const CapabilitiesSchema = Type.Object(
@@ -36,10 +73,15 @@ const CapabilitiesSchema = Type.Object(
 /** One provider's offer of a model. A tier is offered exactly when it has a price. */
 const OfferSchema = Type.Object(
   {
+    /** The upstream's id: Bedrock inference profile, Vertex publisher id, Azure deployment name. */
     upstreamModel: Type.String({ minLength: 1, maxLength: 256 }),
     prices: Type.Object({ standard: PriceSchema, flex: Type.Optional(PriceSchema) }, strict),
-    /** Restricts the model's efforts on this provider (absent: all of the model's). */
-    efforts: Type.Optional(Type.Array(EffortSchema, { minItems: 1 })),
+    /** Name of an effort profile: which efforts this offer accepts and how each is sent. */
+    effort: Name,
+    /** The upstream's web search tool (`web_search_20250305`, `googleSearch`); required with web search. */
+    webSearchTool: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    /** Output limit sent when the client gives none and the API requires one (default: the model's). */
+    defaultMaxOutputTokens: Type.Optional(Type.Integer({ minimum: 1 })),
     /** Restricts the model's capabilities on this provider (can only turn them off). */
     capabilities: Type.Optional(Type.Partial(CapabilitiesSchema)),
   },
@@ -84,7 +126,11 @@ export const FamilySchema = Type.Object(
 );
 
 export const CatalogFileSchema = Type.Object(
-  { families: Type.Array(FamilySchema, { minItems: 1 }), models: Type.Array(ModelSchema, { minItems: 1 }) },
+  {
+    effortProfiles: Type.Record(Type.String({ pattern: NAME_PATTERN }), EffortProfileSchema),
+    families: Type.Array(FamilySchema, { minItems: 1 }),
+    models: Type.Array(ModelSchema, { minItems: 1 }),
+  },
   strict,
 );
 
@@ -92,51 +138,61 @@ export type CatalogFile = Static<typeof CatalogFileSchema>;
 export type ModelEntry = Static<typeof ModelSchema>;
 export type OfferEntry = Static<typeof OfferSchema>;
 export type Capabilities = Static<typeof CapabilitiesSchema>;
+export type EffortProfileEntry = Static<typeof EffortProfileSchema>;
 
 // ---- upstreams -----------------------------------------------------------------------------
 
-/** A secret's location, never its value: `env:NAME` or `path:/run/secrets/file`. */
-const SecretLocation = Type.String({ pattern: '^(env:[A-Za-z_][A-Za-z0-9_]*|path:.+)$' });
+/** `simulator` (or `simulator/<path>`) = the in-process upstream simulator, substituted at start-up. */
+const BaseUrl = Type.String({ pattern: '^(simulator(/.*)?|https?://[^\\s]+)$' });
 
-/** `auth` is a tagged union on `type`, validated branch by branch like the endpoints. */
-export const AUTH_SCHEMAS = {
-  none: Type.Object({ type: Type.Literal('none') }, strict),
-  bearer: Type.Object({ type: Type.Literal('bearer'), token: SecretLocation }, strict),
-  header: Type.Object(
-    {
-      type: Type.Literal('header'),
-      name: Type.String({ pattern: '^[A-Za-z0-9-]+$' }),
-      value: SecretLocation,
-    },
-    strict,
-  ),
-} as const;
-export type AuthEntry = Static<(typeof AUTH_SCHEMAS)[keyof typeof AUTH_SCHEMAS]>;
+const common = {
+  /** Checked against the credentials' AUTH_SCHEMAS separately (absent: no authentication). */
+  auth: Type.Optional(Type.Unknown()),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** Flex requests queue upstream for minutes: their own, longer timeout. */
+  flexTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+};
 
-/** Endpoint of the one adapter that exists today; later adapters join the ENDPOINT_SCHEMAS map. */
-const OpenAiCompatibleEndpoint = Type.Object(
-  {
-    adapter: Type.Literal('openai-compatible'),
-    /** `simulator` = the in-process upstream simulator (its URL is substituted at start-up). */
-    baseUrl: Type.String({ pattern: '^(simulator|https?://.+)$' }),
-    /** Checked against AUTH_SCHEMAS separately (absent: no authentication). */
-    auth: Type.Optional(Type.Unknown()),
-    timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
-    /** Flex requests queue upstream for minutes: their own, longer timeout. */
-    flexTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
-  },
-  strict,
-);
+const endpoint = <A extends string, F extends TProperties>(adapter: A, fields: F) =>
+  Type.Object({ adapter: Type.Literal(adapter), ...common, ...fields }, strict);
 
-/** Adapter key -> endpoint schema: the tagged union, validated branch by branch for exact errors. */
-export const ENDPOINT_SCHEMAS = { 'openai-compatible': OpenAiCompatibleEndpoint } as const;
+const Region = Type.String({ pattern: '^[a-z0-9-]+$', maxLength: 64 });
+
+/**
+ * Adapter id -> endpoint schema: the tagged union, validated branch by branch for exact errors.
+ * `satisfies` makes the compiler name an adapter id that has no endpoint schema.
+ */
+export const ENDPOINT_SCHEMAS = {
+  openai: endpoint('openai', { baseUrl: Type.Optional(BaseUrl) }),
+  'openai-compatible': endpoint('openai-compatible', { baseUrl: BaseUrl }),
+  'azure-openai': endpoint('azure-openai', {
+    /** `https://<resource>.openai.azure.com/openai`. */
+    baseUrl: BaseUrl,
+    /** Classic deployments with this `api-version`; absent: the v1 API. */
+    apiVersion: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}(-preview)?$' })),
+  }),
+  anthropic: endpoint('anthropic', { baseUrl: Type.Optional(BaseUrl) }),
+  'bedrock-converse': endpoint('bedrock-converse', { region: Region, baseUrl: Type.Optional(BaseUrl) }),
+  'vertex-claude': endpoint('vertex-claude', {
+    project: Type.String({ minLength: 1, maxLength: 64 }),
+    location: Region,
+    baseUrl: Type.Optional(BaseUrl),
+  }),
+  gemini: endpoint('gemini', { baseUrl: Type.Optional(BaseUrl) }),
+  'vertex-gemini': endpoint('vertex-gemini', {
+    project: Type.String({ minLength: 1, maxLength: 64 }),
+    location: Region,
+    baseUrl: Type.Optional(BaseUrl),
+  }),
+} as const satisfies Record<AdapterId, TSchema>;
 export type AdapterKey = keyof typeof ENDPOINT_SCHEMAS;
 export type EndpointEntry = Static<(typeof ENDPOINT_SCHEMAS)[AdapterKey]>;
 
-/** Per provider: a default endpoint and/or per-family endpoints (family wins). */
+/** Per provider: a default endpoint, per-vendor and per-family endpoints (family > vendor > default). */
 export const ProviderUpstreamsSchema = Type.Object(
   {
     default: Type.Optional(Type.Unknown()),
+    vendors: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     families: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
   strict,

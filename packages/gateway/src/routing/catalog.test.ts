@@ -32,7 +32,11 @@ test('Anthropic models are on developer, cloud_a and cloud_b, web search on clou
     assert.deepEqual(model.tiers, ['standard'], `${model.id}: no flex on any Claude provider`);
   }
   const sonnet = bundledCatalog().lookup('claude-sonnet-4-5-20250929');
-  assert.equal(sonnet?.offers.get('cloud_a')?.upstreamModel, 'anthropic.claude-sonnet-4-5-20250929-v1:0');
+  // Bedrock serves current Claude models through (global) inference profiles only.
+  assert.equal(
+    sonnet?.offers.get('cloud_a')?.upstreamModel,
+    'global.anthropic.claude-sonnet-4-5-20250929-v1:0',
+  );
   assert.equal(sonnet?.offers.get('cloud_b')?.upstreamModel, 'claude-sonnet-4-5@20250929');
 });
 
@@ -145,17 +149,56 @@ test('two newest versions on one release date make the family alias ambiguous', 
   );
 });
 
-test('an offer restricting efforts must keep the default effort', () => {
+test("an offer's efforts are its effort profile's keys; the profile carries the expressions", () => {
+  const pro = bundledCatalog().lookup('gemini-2.5-pro');
+  const offer = pro?.offers.get('developer');
+  assert.deepEqual(offer?.efforts, ['minimal', 'low', 'medium', 'high', 'xhigh']);
+  assert.deepEqual(offer?.profile.efforts.high, { kind: 'gemini-budget', budgetTokens: 24576 });
+  assert.equal(offer?.profile.efforts.none, undefined);
+  assert.equal(offer?.profile.upstreamModel, 'gemini-2.5-pro');
+  assert.equal(offer?.profile.webSearchTool, 'googleSearch');
+  assert.equal(offer?.profile.defaultMaxOutputTokens, pro?.maxOutputTokens);
+  const opus = bundledCatalog().lookup('claude-opus-4-8');
+  assert.deepEqual(opus?.offers.get('cloud_b')?.profile.efforts.none, { kind: 'omit' });
+  assert.equal(opus?.offers.get('cloud_b')?.profile.webSearchTool, 'web_search_20250305');
+  assert.equal(opus?.offers.get('cloud_a')?.profile.webSearchTool, undefined, 'web search is off on cloud_a');
+});
+
+test("an offer's effort profile must exist and accept the model's default effort", () => {
   const file = bundledCatalogFile();
   const index = modelIndex(file, 'claude-opus-4-8');
   const providers = (file.models[index] as Json).providers as Record<string, Json>;
-  (providers.cloud_a as Json).efforts = ['high', 'ultra'];
+  (providers.cloud_a as Json).effort = 'claude-nope';
   assert.deepEqual(problemsOf(file), [
-    `models[${index}].providers.cloud_a.efforts[1]: must be one of none, minimal, low, medium, high, xhigh, max`,
+    `models[${index}].providers.cloud_a.effort: unknown effort profile 'claude-nope'`,
   ]);
-  (providers.cloud_a as Json).efforts = ['high'];
+  file.effortProfiles['claude-high-only'] = { high: { kind: 'anthropic-adaptive', effort: 'high' } };
+  (providers.cloud_a as Json).effort = 'claude-high-only';
   assert.deepEqual(problemsOf(file), [
-    `models[${index}].providers.cloud_a.efforts: must include the model's defaultEffort 'none'`,
+    `models[${index}].providers.cloud_a.effort: profile 'claude-high-only' must accept the model's defaultEffort 'none'`,
+  ]);
+});
+
+test('a profile accepting an effort the model lacks, or an unknown effort, is refused', () => {
+  const file = bundledCatalogFile();
+  const index = modelIndex(file, 'claude-sonnet-4-6');
+  const providers = (file.models[index] as Json).providers as Record<string, Json>;
+  (providers.cloud_a as Json).effort = 'claude-adaptive-with-xhigh';
+  assert.deepEqual(problemsOf(file), [
+    `models[${index}].providers.cloud_a.effort: profile 'claude-adaptive-with-xhigh' accepts 'xhigh', which is not in the model's efforts (none, minimal, low, medium, high, max)`,
+  ]);
+  (providers.cloud_a as Json).effort = 'claude-adaptive-to-max';
+  file.effortProfiles['claude-ultra'] = { ultra: { kind: 'omit' } };
+  assert.deepEqual(problemsOf(file), ['effortProfiles.claude-ultra.ultra: unknown field']);
+});
+
+test('an offer with web search must name its web search tool', () => {
+  const file = bundledCatalogFile();
+  const index = modelIndex(file, 'gemini-2.5-pro');
+  const providers = (file.models[index] as Json).providers as Record<string, Json>;
+  delete (providers.developer as Json).webSearchTool;
+  assert.deepEqual(problemsOf(file), [
+    `models[${index}].providers.developer.webSearchTool: required where the offer has web search`,
   ]);
 });
 

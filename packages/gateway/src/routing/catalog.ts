@@ -5,6 +5,7 @@
  */
 import {
   type Compression,
+  EFFORTS,
   type Effort,
   PROVIDERS,
   type Price,
@@ -12,10 +13,12 @@ import {
   TIERS,
   type Tier,
 } from '../contracts.ts';
+import type { EffortExpression, OfferProfile } from '@app/provider-adapters';
 import {
   type Capabilities,
   type CatalogFile,
   CatalogFileSchema,
+  type EffortProfileEntry,
   type ModelEntry,
   type OfferEntry,
 } from './catalog-schema.ts';
@@ -35,9 +38,12 @@ export interface Offer {
   readonly provider: ProviderId;
   readonly upstreamModel: string;
   readonly prices: Readonly<Partial<Record<Tier, Price>>> & { readonly standard: Price };
+  /** The efforts this provider accepts for the model: the keys of its effort profile. */
   readonly efforts: readonly Effort[];
   readonly tiers: readonly Tier[];
   readonly capabilities: Capabilities;
+  /** What the adapter needs: upstream id, effort expressions, tiers, web search tool, limits. */
+  readonly profile: OfferProfile;
 }
 
 export interface CatalogModel {
@@ -75,16 +81,31 @@ function duplicates(values: readonly string[]): string[] {
   return [...new Set(values.filter((value) => seen.has(value) || !seen.add(value)))];
 }
 
-function offerProblems(model: ModelEntry, offer: OfferEntry, path: string): string[] {
+type Profiles = CatalogFile['effortProfiles'];
+
+function profileEfforts(profile: EffortProfileEntry): Effort[] {
+  return EFFORTS.filter((effort) => profile[effort] !== undefined);
+}
+
+function offerProblems(model: ModelEntry, offer: OfferEntry, path: string, profiles: Profiles): string[] {
   const problems: string[] = [];
-  for (const effort of offer.efforts ?? []) {
+  const profile = profiles[offer.effort];
+  if (!profile) problems.push(`${path}.effort: unknown effort profile '${offer.effort}'`);
+  for (const effort of profile ? profileEfforts(profile) : []) {
     if (!model.efforts.includes(effort))
       problems.push(
-        `${path}.efforts: '${effort}' is not in the model's efforts (${model.efforts.join(', ')})`,
+        `${path}.effort: profile '${offer.effort}' accepts '${effort}', which is not in the model's efforts (${model.efforts.join(', ')})`,
       );
   }
-  if (offer.efforts && !offer.efforts.includes(model.defaultEffort))
-    problems.push(`${path}.efforts: must include the model's defaultEffort '${model.defaultEffort}'`);
+  if (profile && profile[model.defaultEffort] === undefined)
+    problems.push(
+      `${path}.effort: profile '${offer.effort}' must accept the model's defaultEffort '${model.defaultEffort}'`,
+    );
+  const webSearch = model.capabilities.webSearch && offer.capabilities?.webSearch !== false;
+  if (webSearch && offer.webSearchTool === undefined)
+    problems.push(`${path}.webSearchTool: required where the offer has web search`);
+  if ((offer.defaultMaxOutputTokens ?? 0) > model.maxOutputTokens)
+    problems.push(`${path}.defaultMaxOutputTokens: larger than the model's maxOutputTokens`);
   for (const [name, enabled] of Object.entries(offer.capabilities ?? {})) {
     if (enabled && !model.capabilities[name as keyof Capabilities])
       problems.push(`${path}.capabilities.${name}: the model itself lacks it; a provider can only restrict`);
@@ -94,7 +115,12 @@ function offerProblems(model: ModelEntry, offer: OfferEntry, path: string): stri
   return problems;
 }
 
-function modelProblems(model: ModelEntry, index: number, families: ReadonlySet<string>): string[] {
+function modelProblems(
+  model: ModelEntry,
+  index: number,
+  families: ReadonlySet<string>,
+  profiles: Profiles,
+): string[] {
   const path = `models[${index}]`;
   const problems: string[] = [];
   if (!families.has(model.family)) problems.push(`${path}.family: unknown family '${model.family}'`);
@@ -120,7 +146,7 @@ function modelProblems(model: ModelEntry, index: number, families: ReadonlySet<s
   if (offered.length === 0) problems.push(`${path}.providers: at least one provider must serve the model`);
   for (const provider of offered) {
     const offer = model.providers[provider] as OfferEntry;
-    problems.push(...offerProblems(model, offer, `${path}.providers.${provider}`));
+    problems.push(...offerProblems(model, offer, `${path}.providers.${provider}`, profiles));
   }
   return problems;
 }
@@ -169,22 +195,38 @@ function newestByFamily(file: CatalogFile): { newest: Map<string, ModelEntry>; p
   return { newest, problems };
 }
 
-function toOffer(model: ModelEntry, provider: ProviderId, entry: OfferEntry): Offer {
+function toOffer(model: ModelEntry, provider: ProviderId, entry: OfferEntry, profiles: Profiles): Offer {
+  const expressions = (profiles[entry.effort] ?? {}) as Partial<Record<Effort, EffortExpression>>;
+  const tiers = TIERS.filter((tier) => entry.prices[tier] !== undefined);
+  const capabilities = { ...model.capabilities, ...entry.capabilities };
   return {
     provider,
     upstreamModel: entry.upstreamModel,
     prices: entry.prices,
-    efforts: entry.efforts ?? model.efforts,
-    tiers: TIERS.filter((tier) => entry.prices[tier] !== undefined),
-    capabilities: { ...model.capabilities, ...entry.capabilities },
+    efforts: EFFORTS.filter((effort) => expressions[effort] !== undefined),
+    tiers,
+    capabilities,
+    profile: {
+      upstreamModel: entry.upstreamModel,
+      efforts: expressions,
+      tiers,
+      ...(capabilities.webSearch && entry.webSearchTool ? { webSearchTool: entry.webSearchTool } : {}),
+      defaultMaxOutputTokens: entry.defaultMaxOutputTokens ?? model.maxOutputTokens,
+      maxOutputTokens: model.maxOutputTokens,
+    },
   };
 }
 
-function toModel(entry: ModelEntry, vendor: string, aliases: readonly string[]): CatalogModel {
+function toModel(
+  entry: ModelEntry,
+  vendor: string,
+  aliases: readonly string[],
+  profiles: Profiles,
+): CatalogModel {
   const offers = new Map<ProviderId, Offer>();
   for (const provider of PROVIDERS) {
     const offer = entry.providers[provider];
-    if (offer) offers.set(provider, toOffer(entry, provider, offer));
+    if (offer) offers.set(provider, toOffer(entry, provider, offer, profiles));
   }
   const tiers = TIERS.filter((tier) => [...offers.values()].some((offer) => offer.tiers.includes(tier)));
   return {
@@ -217,7 +259,7 @@ export function buildCatalog(input: unknown, source = 'catalog'): Catalog {
   const problems = [
     ...nameProblems(file),
     ...familyProblems,
-    ...file.models.flatMap((model, index) => modelProblems(model, index, familyIds)),
+    ...file.models.flatMap((model, index) => modelProblems(model, index, familyIds, file.effortProfiles)),
   ];
   if (problems.length > 0) throw new CatalogError(source, problems);
 
@@ -229,7 +271,8 @@ export function buildCatalog(input: unknown, source = 'catalog'): Catalog {
       .sort((a, b) => b.released.localeCompare(a.released));
     for (const entry of members) {
       const familyAliases = newest.get(family.id) === entry ? family.aliases : [];
-      const model = toModel(entry, family.vendor, [...familyAliases, ...(entry.aliases ?? [])]);
+      const aliases = [...familyAliases, ...(entry.aliases ?? [])];
+      const model = toModel(entry, family.vendor, aliases, file.effortProfiles);
       models.push(model);
       byName.set(model.id, model);
       for (const alias of model.aliases) byName.set(alias, model);

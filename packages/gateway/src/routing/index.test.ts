@@ -8,7 +8,7 @@ import { loadGatewayConfig } from '../config.ts';
 import type { AccessControl } from '../contracts.ts';
 import { CatalogError } from './catalog.ts';
 import { createRouting } from './index.ts';
-import { bundledCatalogFile, fakeLedger } from './testing.ts';
+import { bundledCatalogFile, fakeLedger, SIMULATOR_URL } from './testing.ts';
 
 const access: AccessControl = {
   authenticate: async () => {
@@ -52,7 +52,7 @@ test('start-up fails with every catalog problem named, before serving anything',
         redis: undefined,
         ledger: fakeLedger().ledger,
         access,
-        simulatorUrl: 'http://127.0.0.1:9/v1',
+        simulatorUrl: SIMULATOR_URL,
         log,
         env: {},
       });

@@ -16,7 +16,7 @@ export interface RoutingDeps {
   readonly redis: Redis | undefined;
   readonly ledger: Ledger;
   readonly access: AccessControl;
-  /** Substituted for catalog upstreams whose baseUrl is `simulator`. */
+  /** Simulator origin, substituted for upstreams whose baseUrl is `simulator[/path]`. */
   readonly simulatorUrl: string | undefined;
   readonly log: FastifyBaseLogger;
   /**
@@ -95,6 +95,9 @@ export async function createRouting(deps: RoutingDeps): Promise<Routing> {
     router,
     catalog,
     routes: modelsRoutes({ catalog, upstreams, breakers, access: deps.access, ledger: deps.ledger }),
-    close: () => sticky.close(),
+    close: async () => {
+      await sticky.close();
+      await upstreams.close();
+    },
   };
 }

@@ -20,6 +20,7 @@ import {
   bundledCatalogFile,
   bundledUpstreams,
   manualClock,
+  SIMULATED_ENV,
   SIMULATOR_URL,
 } from './testing.ts';
 import { buildUpstreams } from './upstreams.ts';
@@ -49,7 +50,12 @@ before(async () => {
   const isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
   database = isolated.database;
   config = loadGatewayConfig({}, { overrides: { dataDir, logLevel: 'silent' } });
-  app = await buildApp(config, { database, simulatorUrl: SIMULATOR_URL, defaultMetrics: false });
+  app = await buildApp(config, {
+    database,
+    simulatorUrl: SIMULATOR_URL,
+    env: SIMULATED_ENV,
+    defaultMetrics: false,
+  });
   ({ token } = await seedAccount(database, {
     email: 'ada@example.com',
     projectSlug: 'apollo',
@@ -197,25 +203,46 @@ test('a provider whose circuit is open is not listed; half-open is listed again'
   const breakers = new CircuitBreakers({ failures: 1, cooldownMs: 1000, now: clock.now });
   const deps = { catalog, upstreams: bundledUpstreams(catalog), breakers };
   const balances = { developer: balance(10), cloud_c: balance(10) };
-  breakers.record('cloud_c', 'connection');
+  // The bundled file declares one endpoint per vendor: each has its own circuit.
+  breakers.record('cloud_c/openai', 'connection');
   const open = listModels(deps, balances).data.find((entry) => entry.id === 'gpt-5.5-2026-04-23');
   assert.deepEqual(
     open?.providers.map((p) => p.id),
     ['developer'],
   );
-  breakers.record('developer', 'timeout');
-  assert.equal(listModels(deps, balances).data.length, 0, 'no usable provider: no OpenAI model');
+  breakers.record('developer/openai', 'timeout');
+  const ids = listModels(deps, balances).data.map((entry) => entry.id);
+  assert.ok(!ids.some((id) => id.startsWith('gpt')), 'no usable provider: no OpenAI model');
+  assert.ok(ids.includes('claude-haiku'), "developer's Anthropic endpoint is still closed");
   clock.advance(1000);
   assert.ok(listModels(deps, balances).data.some((entry) => entry.id === 'gpt-5.5'));
 });
 
 test('a model on a real endpoint is not labelled simulated', () => {
-  const local = { default: { adapter: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' } };
-  const sim = { default: { adapter: 'openai-compatible', baseUrl: 'simulator' } };
-  const { upstreams } = buildUpstreams(
-    { providers: { developer: local, cloud_a: sim, cloud_b: sim, cloud_c: sim } },
-    { catalog, simulatorUrl: 'http://127.0.0.1:9/v1', env: {} },
-  );
+  const local = {
+    vendors: {
+      openai: { adapter: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' },
+      anthropic: { adapter: 'anthropic', baseUrl: 'http://127.0.0.1:11435' },
+      google: { adapter: 'gemini', baseUrl: 'http://127.0.0.1:11436/v1beta' },
+    },
+  };
+  const vertex = { project: 'p', location: 'global', baseUrl: 'simulator/vertex/v1' };
+  const providers = {
+    developer: local,
+    cloud_a: {
+      vendors: {
+        anthropic: { adapter: 'bedrock-converse', region: 'us-east-1', baseUrl: 'simulator/bedrock' },
+      },
+    },
+    cloud_b: {
+      vendors: {
+        anthropic: { adapter: 'vertex-claude', ...vertex },
+        google: { adapter: 'vertex-gemini', ...vertex },
+      },
+    },
+    cloud_c: { default: { adapter: 'azure-openai', baseUrl: 'simulator/azure/openai' } },
+  };
+  const { upstreams } = buildUpstreams({ providers }, { catalog, simulatorUrl: SIMULATOR_URL, env: {} });
   const breakers = new CircuitBreakers({ failures: 1, cooldownMs: 1000, now: Date.now });
   const data = listModels(
     { catalog, upstreams, breakers },
@@ -247,8 +274,16 @@ test('model-level modifiers are the union over usable providers, in the natural 
   const file = bundledCatalogFile();
   const opus = file.models.find((model) => model.id === 'claude-opus-4-8') as Record<string, unknown>;
   const offers = opus.providers as Record<string, Record<string, unknown>>;
-  (offers.developer as Record<string, unknown>).efforts = ['none', 'high'];
-  (offers.cloud_a as Record<string, unknown>).efforts = ['none', 'low'];
+  file.effortProfiles['none-high'] = {
+    none: { kind: 'omit' },
+    high: { kind: 'anthropic-adaptive', effort: 'high' },
+  };
+  file.effortProfiles['none-low'] = {
+    none: { kind: 'omit' },
+    low: { kind: 'anthropic-adaptive', effort: 'low' },
+  };
+  (offers.developer as Record<string, unknown>).effort = 'none-high';
+  (offers.cloud_a as Record<string, unknown>).effort = 'none-low';
   const narrowed = buildCatalog(file);
   const breakers = new CircuitBreakers({ failures: 1, cooldownMs: 1000, now: Date.now });
   const deps = { catalog: narrowed, upstreams: bundledUpstreams(narrowed), breakers };

@@ -13,6 +13,7 @@ import {
   fakeLedger,
   manualClock,
   principal,
+  SIMULATED_ENV,
   SIMULATOR_URL,
 } from './testing.ts';
 
@@ -45,12 +46,26 @@ test('a selection carries the upstream target, the price of the tier and the app
   const plan = router.resolve('gpt-5.6-sol:high:flex', {});
   const selection = await router.select(plan, principal(), noNeeds);
   assert.equal(selection.provider, 'developer');
-  assert.deepEqual(selection.target, {
-    adapter: 'openai-compatible',
-    baseUrl: SIMULATOR_URL,
-    auth: { type: 'none' },
-    upstreamModel: 'gpt-5.6-sol',
+  const { signer, ...target } = selection.target;
+  assert.deepEqual(target, {
+    adapter: 'openai',
+    endpoint: { baseUrl: `${SIMULATOR_URL}/openai/v1` },
+    offer: catalog.lookup('gpt-5.6-sol')?.offers.get('developer')?.profile,
     timeoutMs: 900_000,
+  });
+  assert.equal(target.offer.upstreamModel, 'gpt-5.6-sol');
+  assert.deepEqual(target.offer.efforts.high, { kind: 'openai', value: 'high' });
+  // The endpoint's signer, holding the credential the upstreams file names (env:SIM_OPENAI_API_KEY).
+  const url = `${SIMULATOR_URL}/openai/v1/chat/completions`;
+  const headers = await signer.sign({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  assert.deepEqual(headers, {
+    'content-type': 'application/json',
+    authorization: `Bearer ${SIMULATED_ENV.SIM_OPENAI_API_KEY}`,
   });
   assert.deepEqual(selection.price, { inputPerMTok: 2.5, cachedInputPerMTok: 0.25, outputPerMTok: 15 });
   assert.deepEqual(selection.options, { effort: 'high', tier: 'flex', compression: 'off' });
@@ -213,6 +228,17 @@ test('every provider failing is 503 provider_unavailable, not 402', async () => 
   assert.equal(error.code, 'provider_unavailable');
 });
 
+test("a failing vendor endpoint opens its own circuit only, not the provider's other vendors", async () => {
+  const { router } = setup({ developer: 500 });
+  const gpt = router.resolve('gpt-5.4-mini@developer', {});
+  const selection = await router.select(gpt, principal(), noNeeds);
+  for (let i = 0; i < 3; i++) await router.report(selection, principal(), gpt, 'server');
+  assert.equal((await rejection(router.select(gpt, principal(), noNeeds))).code, 'provider_unavailable');
+  const claude = await router.select(router.resolve('claude-haiku@developer', {}), principal(), noNeeds);
+  assert.equal(claude.provider, 'developer');
+  assert.equal(claude.target.adapter, 'anthropic');
+});
+
 test('client errors and rate limits do not open the circuit', async () => {
   const { router } = setup({ developer: 500 });
   const plan = router.resolve('gpt-5.4-mini@developer', {});
@@ -240,7 +266,11 @@ test('options each accepted somewhere but not together on one provider are a 400
   const sol = file.models.find((model) => model.id === 'gpt-5.6-sol') as Record<string, unknown>;
   const providers = sol.providers as Record<string, Record<string, unknown>>;
   // developer: flex but efforts narrowed; cloud_c: all efforts but no flex.
-  (providers.developer as Record<string, unknown>).efforts = ['none', 'low'];
+  file.effortProfiles['openai-none-low'] = {
+    none: { kind: 'openai', value: 'none' },
+    low: { kind: 'openai', value: 'low' },
+  };
+  (providers.developer as Record<string, unknown>).effort = 'openai-none-low';
   delete ((providers.cloud_c as Record<string, unknown>).prices as Record<string, unknown>).flex;
   const narrowed = buildCatalog(file);
   const clock = manualClock();

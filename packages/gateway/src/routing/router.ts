@@ -43,7 +43,7 @@ export interface Candidate {
 export function candidatesOf(model: CatalogModel, upstreams: Upstreams): Candidate[] {
   const out: Candidate[] = [];
   for (const offer of model.offers.values()) {
-    const endpoint = upstreams.endpoint(offer.provider, model.family);
+    const endpoint = upstreams.endpoint(offer.provider, model.family, model.vendor);
     if (endpoint) out.push({ offer, endpoint });
   }
   return out;
@@ -69,9 +69,9 @@ function selectionOf(candidate: Candidate, plan: RoutePlan): Selection {
     provider: offer.provider,
     target: {
       adapter: endpoint.adapter,
-      baseUrl: endpoint.baseUrl,
-      auth: endpoint.auth,
-      upstreamModel: offer.upstreamModel,
+      endpoint: endpoint.params,
+      signer: endpoint.signer,
+      offer: offer.profile,
       timeoutMs: flex ? endpoint.flexTimeoutMs : endpoint.timeoutMs,
     },
     price: offer.prices[plan.options.tier] ?? offer.prices.standard,
@@ -212,7 +212,7 @@ export function createRouter(deps: RouterDeps): Router {
 
     async report(selection, principal, plan, outcome: 'ok' | UpstreamFailureKind) {
       const model = catalog.lookup(plan.model);
-      const endpoint = model ? upstreams.endpoint(selection.provider, model.family) : undefined;
+      const endpoint = model ? upstreams.endpoint(selection.provider, model.family, model.vendor) : undefined;
       if (endpoint) breakers.record(endpoint.key, outcome);
       const failed = outcome !== 'ok' && outcome !== 'client';
       if (failed && plan.explicitProvider === undefined) {

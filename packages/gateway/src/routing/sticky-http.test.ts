@@ -30,7 +30,8 @@ before(async () => {
   const build = (withRedis: boolean) =>
     buildApp(config, {
       database: isolated.database,
-      simulatorUrl: sim.baseUrl,
+      simulatorUrl: sim.url,
+      env: sim.credentialEnv,
       defaultMetrics: false,
       ...(withRedis && redis ? { redis } : {}),
     });

@@ -1,10 +1,17 @@
 /** Test helpers of the routing area: the bundled catalog, a fake ledger and principals. */
+import { credentialEnv, generateCredentials } from '@app/upstream-simulator';
 import type { BucketBalance, Ledger, Principal, ProviderId } from '../contracts.ts';
 import { buildCatalog, type Catalog } from './catalog.ts';
 import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
 import { buildUpstreams, type Upstreams } from './upstreams.ts';
 
-export const SIMULATOR_URL = 'http://127.0.0.1:9/v1';
+export const SIMULATOR_URL = 'http://127.0.0.1:9';
+
+/** Credentials in the variables the bundled upstreams file names, for apps without a live simulator. */
+export const SIMULATED_ENV: Readonly<Record<string, string>> = credentialEnv(
+  generateCredentials(),
+  `${SIMULATOR_URL}/google/token`,
+);
 
 export function bundledCatalog(): Catalog {
   return buildCatalog(readJsonFile(DEFAULT_CATALOG_PATH));
@@ -15,19 +22,19 @@ export function bundledUpstreams(catalog: Catalog, simulatorUrl: string | null =
   return buildUpstreams(readJsonFile(DEFAULT_UPSTREAMS_PATH), {
     catalog,
     simulatorUrl: simulatorUrl ?? undefined,
-    env: {},
+    env: SIMULATED_ENV,
   }).upstreams;
 }
 
-/** A deep copy of the bundled catalog file, to break in validation tests. */
-export function bundledCatalogFile(): {
+export interface CatalogFileCopy {
+  effortProfiles: Record<string, Record<string, unknown>>;
   families: Record<string, unknown>[];
   models: Record<string, unknown>[];
-} {
-  return structuredClone(readJsonFile(DEFAULT_CATALOG_PATH)) as {
-    families: Record<string, unknown>[];
-    models: Record<string, unknown>[];
-  };
+}
+
+/** A deep copy of the bundled catalog file, to break in validation tests. */
+export function bundledCatalogFile(): CatalogFileCopy {
+  return structuredClone(readJsonFile(DEFAULT_CATALOG_PATH)) as CatalogFileCopy;
 }
 
 export function principal(overrides: Partial<Principal> = {}): Principal {

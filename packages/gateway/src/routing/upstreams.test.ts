@@ -1,24 +1,34 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CatalogError } from './catalog.ts';
 import { DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
-import { bundledCatalog, SIMULATOR_URL } from './testing.ts';
-import { buildUpstreams, type UpstreamsOptions } from './upstreams.ts';
+import { bundledCatalog, SIMULATED_ENV, SIMULATOR_URL } from './testing.ts';
+import { buildUpstreams, type Endpoint, type UpstreamsOptions } from './upstreams.ts';
 
 const catalog = bundledCatalog();
-const local = { adapter: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1' };
+const openai = { adapter: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' };
+const anthropic = { adapter: 'anthropic', baseUrl: 'http://127.0.0.1:11435' };
+const gemini = { adapter: 'gemini', baseUrl: 'http://127.0.0.1:11436/v1beta' };
+const vertex = { project: 'acme-ai', location: 'global' };
 
-/** Every provider on a local server, with `patch` applied to the providers section. */
+/** Every (model, provider) of the catalog on a fitting adapter, with `patch` over the providers. */
 function file(patch: Record<string, unknown> = {}) {
   return {
     providers: {
-      developer: { default: local },
-      cloud_a: { default: local },
-      cloud_b: { default: local },
-      cloud_c: { default: local },
+      developer: { vendors: { openai, anthropic, google: gemini } },
+      cloud_a: { default: { adapter: 'bedrock-converse', region: 'eu-central-1' } },
+      cloud_b: {
+        vendors: {
+          anthropic: { adapter: 'vertex-claude', ...vertex },
+          google: { adapter: 'vertex-gemini', ...vertex, location: 'europe-west4' },
+        },
+      },
+      cloud_c: { default: { adapter: 'azure-openai', baseUrl: 'https://acme.openai.azure.com/openai' } },
       ...patch,
     },
   };
@@ -38,83 +48,266 @@ function problemsOf(input: unknown, options: Partial<UpstreamsOptions> = {}): re
   assert.fail('the upstreams file was accepted');
 }
 
-test('the bundled default sends every provider to the simulator and marks it simulated', () => {
-  const { upstreams, warnings } = build(readJsonFile(DEFAULT_UPSTREAMS_PATH));
+const request = { method: 'POST', url: 'https://upstream.test/v1/x', headers: {}, body: '{}' } as const;
+
+/** The headers an endpoint's signer adds to a bare request. */
+function credentialsOf(endpoint: Endpoint | undefined) {
+  assert.ok(endpoint, 'the endpoint exists');
+  return endpoint.signer.sign(request);
+}
+
+test('the bundled file sends every vendor to its simulated API, with the simulated credentials', async () => {
+  const { upstreams, warnings } = build(readJsonFile(DEFAULT_UPSTREAMS_PATH), { env: SIMULATED_ENV });
   assert.deepEqual(warnings, []);
-  const endpoint = upstreams.endpoint('cloud_b', 'claude-sonnet');
-  assert.equal(endpoint?.baseUrl, SIMULATOR_URL);
-  assert.equal(endpoint?.simulated, true);
-  assert.deepEqual(endpoint?.auth, { type: 'none' });
+  const expected = [
+    ['developer', 'gpt', 'openai', 'openai', `${SIMULATOR_URL}/openai/v1`],
+    ['developer', 'claude-opus', 'anthropic', 'anthropic', `${SIMULATOR_URL}/anthropic`],
+    ['developer', 'gemini-pro', 'google', 'gemini', `${SIMULATOR_URL}/gemini/v1beta`],
+    ['cloud_a', 'claude-sonnet', 'anthropic', 'bedrock-converse', `${SIMULATOR_URL}/bedrock`],
+    ['cloud_b', 'claude-sonnet', 'anthropic', 'vertex-claude', `${SIMULATOR_URL}/vertex/v1`],
+    ['cloud_b', 'gemini-pro', 'google', 'vertex-gemini', `${SIMULATOR_URL}/vertex/v1`],
+    ['cloud_c', 'gpt', 'openai', 'azure-openai', `${SIMULATOR_URL}/azure/openai`],
+  ] as const;
+  for (const [provider, family, vendor, adapter, baseUrl] of expected) {
+    const endpoint = upstreams.endpoint(provider, family, vendor);
+    assert.equal(endpoint?.key, `${provider}/${vendor}`);
+    assert.equal(endpoint?.adapter, adapter);
+    assert.equal(endpoint?.params.baseUrl, baseUrl);
+    assert.equal(endpoint?.simulated, true);
+  }
+  assert.deepEqual(upstreams.endpoint('cloud_a', 'claude-sonnet', 'anthropic')?.params.region, 'us-east-1');
+  assert.deepEqual(await credentialsOf(upstreams.endpoint('developer', 'claude-opus', 'anthropic')), {
+    'x-api-key': SIMULATED_ENV.SIM_ANTHROPIC_API_KEY,
+  });
+  assert.equal(upstreams.endpoint('cloud_a', 'claude-sonnet', 'anthropic')?.signer.kind, 'aws-sigv4');
+  await upstreams.close();
 });
 
 test('without a simulator in process the simulated endpoints are unusable, with a warning each', () => {
-  const { upstreams, warnings } = build(readJsonFile(DEFAULT_UPSTREAMS_PATH), { simulatorUrl: undefined });
-  assert.equal(upstreams.endpoint('developer', 'gpt'), undefined);
-  assert.equal(warnings.length, 4);
-  assert.match(warnings[0] ?? '', /providers\.developer\.default: baseUrl is 'simulator'/);
+  const { upstreams, warnings } = build(readJsonFile(DEFAULT_UPSTREAMS_PATH), {
+    simulatorUrl: undefined,
+    env: SIMULATED_ENV,
+  });
+  assert.equal(upstreams.endpoint('developer', 'gpt', 'openai'), undefined);
+  assert.equal(warnings.length, 7);
+  assert.match(warnings[0] ?? '', /^providers\.developer\.vendors\.openai: baseUrl is 'simulator'/);
 });
 
-test('a family endpoint wins over the provider default and keeps its own breaker key', () => {
-  const special = { adapter: 'openai-compatible', baseUrl: 'http://10.0.0.2:8000/v1', timeoutMs: 5000 };
-  const { upstreams } = build(file({ cloud_b: { default: local, families: { 'gemini-pro': special } } }));
-  assert.equal(upstreams.endpoint('cloud_b', 'gemini-pro')?.baseUrl, 'http://10.0.0.2:8000/v1');
-  assert.equal(upstreams.endpoint('cloud_b', 'gemini-pro')?.key, 'cloud_b/gemini-pro');
-  assert.equal(upstreams.endpoint('cloud_b', 'gemini-pro')?.timeoutMs, 5000);
-  assert.equal(upstreams.endpoint('cloud_b', 'claude-opus')?.key, 'cloud_b');
-  assert.equal(upstreams.endpoint('cloud_b', 'claude-opus')?.timeoutMs, 120_000);
+test('simulator/<path> is substituted in the base URL and in the token URL of the credentials', async () => {
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(req.url ?? '');
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ access_token: 'ya29.sim-token', expires_in: 3600, token_type: 'Bearer' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const auth = {
+      type: 'google-service-account',
+      credentials: 'env:SIM_GOOGLE_SERVICE_ACCOUNT',
+      tokenUrl: 'simulator/google/token',
+    };
+    const claude = { adapter: 'vertex-claude', ...vertex, baseUrl: 'simulator/vertex/v1', auth };
+    const { upstreams } = build(
+      file({ cloud_b: { default: claude, vendors: { google: { adapter: 'vertex-gemini', ...vertex } } } }),
+      {
+        simulatorUrl: origin,
+        env: SIMULATED_ENV,
+      },
+    );
+    const endpoint = upstreams.endpoint('cloud_b', 'claude-opus', 'anthropic');
+    assert.equal(endpoint?.params.baseUrl, `${origin}/vertex/v1`);
+    assert.equal(endpoint?.simulated, true);
+    assert.deepEqual(await credentialsOf(endpoint), { authorization: 'Bearer ya29.sim-token' });
+    assert.deepEqual(paths, ['/google/token']);
+    assert.equal(upstreams.endpoint('cloud_b', 'gemini-pro', 'google')?.simulated, false);
+    await upstreams.close();
+  } finally {
+    server.close();
+  }
 });
 
-test('secrets are read from env: and path: locations at start-up', () => {
+test('endpoints without a base URL get the public one of their API', () => {
+  const { upstreams } = build(
+    file({
+      developer: {
+        vendors: {
+          openai: { adapter: 'openai' },
+          anthropic: { adapter: 'anthropic' },
+          google: { adapter: 'gemini' },
+        },
+      },
+      cloud_c: {
+        default: {
+          adapter: 'azure-openai',
+          baseUrl: 'https://acme.openai.azure.com/openai/',
+          apiVersion: '2025-04-01-preview',
+        },
+      },
+    }),
+  );
+  const params = (
+    provider: 'developer' | 'cloud_a' | 'cloud_b' | 'cloud_c',
+    family: string,
+    vendor: string,
+  ) => upstreams.endpoint(provider, family, vendor)?.params;
+  assert.deepEqual(params('developer', 'gpt', 'openai'), { baseUrl: 'https://api.openai.com/v1' });
+  assert.deepEqual(params('developer', 'claude-opus', 'anthropic'), { baseUrl: 'https://api.anthropic.com' });
+  assert.deepEqual(params('developer', 'gemini-pro', 'google'), {
+    baseUrl: 'https://generativelanguage.googleapis.com/v1beta',
+  });
+  assert.deepEqual(params('cloud_a', 'claude-opus', 'anthropic'), {
+    baseUrl: 'https://bedrock-runtime.eu-central-1.amazonaws.com',
+    region: 'eu-central-1',
+  });
+  assert.deepEqual(params('cloud_b', 'claude-opus', 'anthropic'), {
+    baseUrl: 'https://aiplatform.googleapis.com/v1',
+    region: 'global',
+    project: 'acme-ai',
+  });
+  assert.deepEqual(params('cloud_b', 'gemini-pro', 'google'), {
+    baseUrl: 'https://europe-west4-aiplatform.googleapis.com/v1',
+    region: 'europe-west4',
+    project: 'acme-ai',
+  });
+  assert.deepEqual(params('cloud_c', 'gpt', 'openai'), {
+    baseUrl: 'https://acme.openai.azure.com/openai',
+    apiVersion: '2025-04-01-preview',
+  });
+  assert.equal(upstreams.endpoint('developer', 'gpt', 'openai')?.simulated, false);
+});
+
+test('the family entry wins over the vendor entry, the vendor entry over the default', () => {
+  const special = { ...anthropic, baseUrl: 'http://10.0.0.2:8000', timeoutMs: 5000 };
+  const { upstreams } = build(
+    file({
+      developer: {
+        default: openai,
+        vendors: { anthropic, google: gemini },
+        families: { 'claude-opus': special },
+      },
+    }),
+  );
+  const opus = upstreams.endpoint('developer', 'claude-opus', 'anthropic');
+  assert.equal(opus?.key, 'developer/claude-opus');
+  assert.equal(opus?.params.baseUrl, 'http://10.0.0.2:8000');
+  assert.equal(opus?.timeoutMs, 5000);
+  const sonnet = upstreams.endpoint('developer', 'claude-sonnet', 'anthropic');
+  assert.equal(sonnet?.key, 'developer/anthropic', 'no family entry: the vendor entry');
+  assert.equal(sonnet?.params.baseUrl, 'http://127.0.0.1:11435');
+  assert.equal(sonnet?.timeoutMs, 120_000);
+  assert.equal(
+    upstreams.endpoint('developer', 'gpt', 'openai')?.key,
+    'developer',
+    'no vendor entry: the default',
+  );
+});
+
+test("an offer whose efforts or web search the endpoint's adapter cannot send is refused", () => {
+  const claudeOnOpenai = problemsOf(
+    file({ developer: { vendors: { openai, anthropic: openai, google: gemini } } }),
+  );
+  assert.ok(
+    claudeOnOpenai.includes(
+      "providers.developer.vendors.anthropic: claude-opus-4-8 effort 'low' is a 'anthropic-adaptive' expression, which adapter 'openai' cannot send",
+    ),
+    claudeOnOpenai.join('\n'),
+  );
+  assert.ok(
+    claudeOnOpenai.includes(
+      "providers.developer.vendors.anthropic: claude-sonnet-4-5-20250929 effort 'high' is a 'anthropic-budget' expression, which adapter 'openai' cannot send",
+    ),
+  );
+  const bedrock = { adapter: 'bedrock-converse', region: 'us-east-1' };
+  const webSearch = problemsOf(
+    file({ cloud_b: { vendors: { anthropic: bedrock, google: { adapter: 'vertex-gemini', ...vertex } } } }),
+  );
+  assert.ok(
+    webSearch.includes(
+      "providers.cloud_b.vendors.anthropic: claude-haiku-4-5-20251001 offers web search, which adapter 'bedrock-converse' has no tool for",
+    ),
+    webSearch.join('\n'),
+  );
+  assert.ok(
+    webSearch.every((problem) => problem.includes('web search')),
+    'Claude efforts fit Bedrock',
+  );
+});
+
+test('secrets are read from env: and path: locations at start-up', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'upstreams-'));
   try {
     writeFileSync(join(dir, 'key'), 'file-secret\n');
     const { upstreams } = build(
       file({
-        developer: { default: { ...local, auth: { type: 'bearer', token: 'env:OPENAI_KEY' } } },
-        cloud_c: {
-          default: { ...local, auth: { type: 'header', name: 'api-key', value: `path:${join(dir, 'key')}` } },
+        developer: {
+          vendors: {
+            openai: { ...openai, auth: { type: 'bearer', token: 'env:OPENAI_KEY' } },
+            anthropic: {
+              ...anthropic,
+              auth: { type: 'api-key', header: 'x-api-key', key: `path:${join(dir, 'key')}` },
+            },
+            google: gemini,
+          },
         },
       }),
       { env: { OPENAI_KEY: 'env-secret' } },
     );
-    assert.deepEqual(upstreams.endpoint('developer', 'gpt')?.auth, { type: 'bearer', token: 'env-secret' });
-    assert.deepEqual(upstreams.endpoint('cloud_c', 'gpt')?.auth, {
-      type: 'header',
-      name: 'api-key',
-      value: 'file-secret',
+    assert.deepEqual(await credentialsOf(upstreams.endpoint('developer', 'gpt', 'openai')), {
+      authorization: 'Bearer env-secret',
     });
+    assert.deepEqual(await credentialsOf(upstreams.endpoint('developer', 'claude-opus', 'anthropic')), {
+      'x-api-key': 'file-secret',
+    });
+    assert.deepEqual(await credentialsOf(upstreams.endpoint('developer', 'gemini-pro', 'google')), {});
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('a literal secret in the file is rejected; a missing secret names its location only', () => {
-  const literal = problemsOf(
-    file({ developer: { default: { ...local, auth: { type: 'bearer', token: 'sk-live-123' } } } }),
-  );
+test('a literal secret in the file is rejected; a missing secret names its location, never a value', () => {
+  const withAuth = (auth: unknown) =>
+    file({ developer: { vendors: { openai: { ...openai, auth }, anthropic, google: gemini } } });
+  const literal = problemsOf(withAuth({ type: 'bearer', token: 'sk-live-123' }));
   assert.equal(literal.length, 1);
-  assert.match(literal[0] ?? '', /^providers\.developer\.default\.auth\.token: must match pattern/);
-  const missing = problemsOf(
-    file({ developer: { default: { ...local, auth: { type: 'bearer', token: 'env:NOPE' } } } }),
-  );
-  assert.deepEqual(missing, ['providers.developer.default.auth: environment variable NOPE is not set']);
+  assert.match(literal[0] ?? '', /^providers\.developer\.vendors\.openai\.auth\.token: must match pattern/);
+  assert.ok(!literal[0]?.includes('sk-live-123'));
+  const missing = problemsOf(withAuth({ type: 'bearer', token: 'env:NOPE' }), { env: { OTHER: 'sk-other' } });
+  assert.deepEqual(missing, [
+    'providers.developer.vendors.openai.auth: secret env:NOPE: environment variable is not set or empty',
+  ]);
 });
 
 test('an unknown adapter or auth type lists the known ones; unknown fields are rejected', () => {
-  assert.deepEqual(problemsOf(file({ cloud_a: { default: { ...local, adapter: 'bedrock' } } })), [
-    'providers.cloud_a.default.adapter: must be one of openai-compatible',
+  const atCloudA = (entry: Record<string, unknown>) =>
+    problemsOf(
+      file({ cloud_a: { default: { adapter: 'bedrock-converse', region: 'us-east-1', ...entry } } }),
+    );
+  assert.deepEqual(atCloudA({ adapter: 'bedrock' }), [
+    'providers.cloud_a.default.adapter: must be one of openai, openai-compatible, azure-openai, anthropic, bedrock-converse, vertex-claude, gemini, vertex-gemini',
   ]);
-  assert.deepEqual(problemsOf(file({ cloud_a: { default: { ...local, auth: { type: 'sigv4' } } } })), [
-    'providers.cloud_a.default.auth.type: must be one of none, bearer, header',
+  assert.deepEqual(atCloudA({ auth: { type: 'sigv4' } }), [
+    'providers.cloud_a.default.auth.type: must be one of none, api-key, bearer, azure-entra, aws-sigv4, google-service-account',
   ]);
-  assert.deepEqual(problemsOf(file({ cloud_a: { default: { ...local, retries: 3 } } })), [
-    'providers.cloud_a.default.retries: unknown field',
+  assert.deepEqual(atCloudA({ retries: 3 }), ['providers.cloud_a.default.retries: unknown field']);
+  assert.deepEqual(problemsOf(file({ cloud_a: { default: { adapter: 'bedrock-converse' } } })), [
+    'providers.cloud_a.default.region: required',
   ]);
 });
 
-test('every provider the catalog uses needs an endpoint; unknown families are reported', () => {
-  const problems = problemsOf(file({ cloud_c: undefined, cloud_b: { families: { 'gemini-ultra': local } } }));
-  assert.ok(problems.includes('providers.cloud_b.families.gemini-ultra: unknown model family'));
+test('every provider the catalog uses needs an endpoint; unknown vendors and families are reported', () => {
+  const problems = problemsOf(
+    file({
+      cloud_c: undefined,
+      cloud_b: {
+        vendors: { google: { adapter: 'vertex-gemini', ...vertex }, mistral: openai },
+        families: { 'gemini-ultra': gemini },
+      },
+    }),
+  );
+  assert.ok(problems.includes('providers.cloud_b.vendors.mistral: unknown vendor'), problems.join('\n'));
+  assert.ok(problems.includes('providers.cloud_b.families.gemini-ultra: unknown family'));
   assert.ok(problems.some((p) => p.startsWith("providers.cloud_c: serves family 'gpt'")));
   assert.ok(problems.some((p) => p.startsWith("providers.cloud_b: serves family 'claude-opus'")));
 });

@@ -1,34 +1,35 @@
 /**
- * The upstreams file: where each provider (optionally per model family) is reached. Validated
- * and resolved once at start-up: secret locations are read, `simulator` is substituted, and
- * every (model, provider) pair of the catalog is checked to have an endpoint.
+ * The upstreams file: where each provider (per vendor or model family) is reached, by which
+ * adapter, with which credentials. Validated and resolved once at start-up: endpoint
+ * parameters get their defaults, credentials become signers (a missing or unreadable one is
+ * named), `simulator` is substituted, and every (model, provider) pair of the catalog is
+ * checked to have an endpoint whose adapter can express the offer's efforts and tools.
  */
-import { readFileSync } from 'node:fs';
-import { PROVIDERS, type ProviderId, type UpstreamTarget } from '../contracts.ts';
-import type { Catalog } from './catalog.ts';
+import { type AdapterId, type EndpointParams } from '@app/provider-adapters';
+import { PROVIDERS, type ProviderId } from '../contracts.ts';
+import { AUTH_SCHEMAS, type AuthEntry, createSigner, type Signer } from '../upstream/credentials/index.ts';
+import type { Catalog, CatalogModel } from './catalog.ts';
 import { CatalogError } from './catalog.ts';
 import {
-  type AdapterKey,
-  AUTH_SCHEMAS,
-  type AuthEntry,
   ENDPOINT_SCHEMAS,
   type EndpointEntry,
   type UpstreamsFile,
   UpstreamsFileSchema,
 } from './catalog-schema.ts';
 import { schemaProblems, taggedProblems } from './schema-errors.ts';
+import { adapterProblems, endpointParams } from './upstream-defaults.ts';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 /** OpenAI advises ~15 minutes for flex requests, which queue for capacity. */
 const DEFAULT_FLEX_TIMEOUT_MS = 900_000;
 
 export interface Endpoint {
-  /** `cloud_b` or `cloud_b/claude-sonnet`: the circuit breaker keeps one state per key. */
+  /** `cloud_b`, `cloud_b/anthropic` or `cloud_b/claude-sonnet`: the circuit breaker keeps one state per key. */
   readonly key: string;
   readonly provider: ProviderId;
-  readonly adapter: AdapterKey;
-  readonly baseUrl: string;
-  readonly auth: UpstreamTarget['auth'];
+  readonly adapter: AdapterId;
+  readonly params: EndpointParams;
+  readonly signer: Signer;
   readonly timeoutMs: number;
   readonly flexTimeoutMs: number;
   /** Served by the bundled simulator: labelled so in /v1/models. */
@@ -36,40 +37,19 @@ export interface Endpoint {
 }
 
 export interface Upstreams {
-  /** The endpoint of `provider` for `family`, or undefined when it cannot be used in this process. */
-  endpoint(provider: ProviderId, family: string): Endpoint | undefined;
+  /** The endpoint of `provider` for a model, or undefined when it cannot be used in this process. */
+  endpoint(provider: ProviderId, family: string, vendor?: string): Endpoint | undefined;
+  /** Signers hold clients and timers: closed with the app. */
+  close(): Promise<void>;
 }
 
 export interface UpstreamsOptions {
   readonly catalog: Catalog;
+  /** Origin of the in-process simulator (`http://127.0.0.1:port`), if one runs. */
   readonly simulatorUrl: string | undefined;
   /** Environment for `env:` locations (passed in: only main.ts reads process.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly source?: string;
-}
-
-/** Reads a secret from its location; the error names the location, never a value. */
-function readSecret(location: string, env: UpstreamsOptions['env']): string {
-  if (location.startsWith('env:')) {
-    const name = location.slice(4);
-    const value = env[name];
-    if (!value) throw new Error(`environment variable ${name} is not set`);
-    return value;
-  }
-  const path = location.slice(5);
-  try {
-    const value = readFileSync(path, 'utf8').trim();
-    if (value === '') throw new Error('empty');
-    return value;
-  } catch {
-    throw new Error(`secret file ${path} cannot be read or is empty`);
-  }
-}
-
-function resolveAuth(auth: AuthEntry | undefined, env: UpstreamsOptions['env']): UpstreamTarget['auth'] {
-  if (auth === undefined || auth.type === 'none') return { type: 'none' };
-  if (auth.type === 'bearer') return { type: 'bearer', token: readSecret(auth.token, env) };
-  return { type: 'header', name: auth.name, value: readSecret(auth.value, env) };
 }
 
 function endpointProblems(value: unknown, path: string): string[] {
@@ -85,28 +65,37 @@ interface Declared {
 }
 
 interface Scan {
-  /** Valid endpoint entries by key (`provider` or `provider/family`). */
+  /** Valid endpoint entries by key (`provider`, `provider/vendor` or `provider/family`). */
   readonly found: Map<string, Declared>;
   /** Every key present in the file, valid or not (coverage is not reported twice). */
   readonly present: Set<string>;
   readonly problems: string[];
 }
 
-function declaredEndpoints(file: UpstreamsFile, catalog: Catalog): Scan {
+function sectionEntries(file: UpstreamsFile, provider: ProviderId, catalog: Catalog, scan: Scan) {
+  const section = file.providers[provider];
+  const entries: [string, string, unknown][] = [];
+  if (!section) return entries;
+  if (section.default !== undefined)
+    entries.push([provider, `providers.${provider}.default`, section.default]);
+  const vendors = new Set(catalog.models.map((model) => model.vendor));
   const families = new Set(catalog.models.map((model) => model.family));
+  for (const [kind, label, known, map] of [
+    ['vendors', 'vendor', vendors, section.vendors],
+    ['families', 'family', families, section.families],
+  ] as const) {
+    for (const [name, value] of Object.entries(map ?? {})) {
+      if (!known.has(name)) scan.problems.push(`providers.${provider}.${kind}.${name}: unknown ${label}`);
+      entries.push([`${provider}/${name}`, `providers.${provider}.${kind}.${name}`, value]);
+    }
+  }
+  return entries;
+}
+
+function declaredEndpoints(file: UpstreamsFile, catalog: Catalog): Scan {
   const scan: Scan = { found: new Map(), present: new Set(), problems: [] };
   for (const provider of PROVIDERS) {
-    const section = file.providers[provider];
-    if (!section) continue;
-    const entries: [string, string, unknown][] = [];
-    if (section.default !== undefined)
-      entries.push([provider, `providers.${provider}.default`, section.default]);
-    for (const [family, value] of Object.entries(section.families ?? {})) {
-      if (!families.has(family))
-        scan.problems.push(`providers.${provider}.families.${family}: unknown model family`);
-      entries.push([`${provider}/${family}`, `providers.${provider}.families.${family}`, value]);
-    }
-    for (const [key, path, value] of entries) {
+    for (const [key, path, value] of sectionEntries(file, provider, catalog, scan)) {
       scan.present.add(key);
       const own = endpointProblems(value, path);
       scan.problems.push(...own);
@@ -116,20 +105,65 @@ function declaredEndpoints(file: UpstreamsFile, catalog: Catalog): Scan {
   return scan;
 }
 
-/** One problem per (provider, family) of the catalog that the file gives no endpoint. */
-function coverageProblems(catalog: Catalog, present: ReadonlySet<string>): string[] {
+/** The most specific key declared for a model on a provider: family, then vendor, then default. */
+function keyFor(
+  keys: ReadonlySet<string>,
+  provider: ProviderId,
+  model: Pick<CatalogModel, 'family' | 'vendor'>,
+) {
+  return [`${provider}/${model.family}`, `${provider}/${model.vendor}`, provider].find((key) =>
+    keys.has(key),
+  );
+}
+
+/** Coverage, and whether each offer fits the adapter that would serve it. */
+function catalogProblems(catalog: Catalog, scan: Scan): string[] {
   const problems = new Map<string, string>();
   for (const model of catalog.models) {
-    for (const provider of model.offers.keys()) {
-      const key = `${provider}/${model.family}`;
-      if (present.has(key) || present.has(provider) || problems.has(key)) continue;
-      problems.set(
-        key,
-        `providers.${provider}: serves family '${model.family}' (e.g. ${model.id}) in the catalog but has no endpoint (set providers.${provider}.default or providers.${provider}.families.${model.family})`,
-      );
+    for (const [provider, offer] of model.offers) {
+      const key = keyFor(scan.present, provider, model);
+      if (key === undefined) {
+        problems.set(
+          `${provider}/${model.family}`,
+          `providers.${provider}: serves family '${model.family}' (e.g. ${model.id}) in the catalog but has no endpoint (set providers.${provider}.default, .vendors.${model.vendor} or .families.${model.family})`,
+        );
+        continue;
+      }
+      const declared = scan.found.get(key);
+      if (!declared) continue;
+      for (const problem of adapterProblems(declared.entry.adapter, offer.profile))
+        problems.set(`${model.id}@${provider}:${problem}`, `${declared.path}: ${model.id} ${problem}`);
     }
   }
   return [...problems.values()];
+}
+
+function resolve(key: string, declared: Declared, options: UpstreamsOptions): Endpoint {
+  const { entry } = declared;
+  const simulated = (entry.baseUrl ?? '').startsWith('simulator');
+  const substitute = (url: string) =>
+    url.startsWith('simulator') ? `${options.simulatorUrl ?? ''}${url.slice('simulator'.length)}` : url;
+  const auth = withSimulator((entry.auth ?? { type: 'none' }) as AuthEntry, substitute);
+  return {
+    key,
+    provider: key.split('/')[0] as ProviderId,
+    adapter: entry.adapter,
+    params: endpointParams(entry, substitute),
+    signer: createSigner(auth, { env: options.env }),
+    timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    flexTimeoutMs: entry.flexTimeoutMs ?? DEFAULT_FLEX_TIMEOUT_MS,
+    simulated,
+  };
+}
+
+/** Token endpoints of the bundled simulator are named `simulator/...` too. */
+function withSimulator(auth: AuthEntry, substitute: (url: string) => string): AuthEntry {
+  const entry = auth as AuthEntry & { tokenUrl?: string; authorityHost?: string };
+  return {
+    ...entry,
+    ...(entry.tokenUrl ? { tokenUrl: substitute(entry.tokenUrl) } : {}),
+    ...(entry.authorityHost ? { authorityHost: substitute(entry.authorityHost) } : {}),
+  } as AuthEntry;
 }
 
 /**
@@ -143,40 +177,38 @@ export function buildUpstreams(
   const source = options.source ?? 'upstreams file';
   const shape = schemaProblems(UpstreamsFileSchema, input);
   if (shape.length > 0) throw new CatalogError(source, shape);
-  const { found, present, problems } = declaredEndpoints(input as UpstreamsFile, options.catalog);
-  problems.push(...coverageProblems(options.catalog, present));
+  const scan = declaredEndpoints(input as UpstreamsFile, options.catalog);
+  const problems = [...scan.problems, ...catalogProblems(options.catalog, scan)];
+  if (problems.length > 0) throw new CatalogError(source, problems);
   const resolved = new Map<string, Endpoint>();
   const warnings: string[] = [];
-  for (const [key, { path, entry }] of found) {
-    const simulated = entry.baseUrl === 'simulator';
-    if (simulated && options.simulatorUrl === undefined) {
+  for (const [key, declared] of scan.found) {
+    if ((declared.entry.baseUrl ?? '').startsWith('simulator') && options.simulatorUrl === undefined) {
       warnings.push(
-        `${path}: baseUrl is 'simulator' but no simulator runs in this process; provider unusable`,
+        `${declared.path}: baseUrl is 'simulator' but no simulator runs in this process; provider unusable`,
       );
       continue;
     }
     try {
-      resolved.set(key, {
-        key,
-        provider: key.split('/')[0] as ProviderId,
-        adapter: entry.adapter,
-        baseUrl: simulated ? (options.simulatorUrl as string) : entry.baseUrl,
-        auth: resolveAuth(entry.auth as AuthEntry | undefined, options.env),
-        timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        flexTimeoutMs: entry.flexTimeoutMs ?? DEFAULT_FLEX_TIMEOUT_MS,
-        simulated,
-      });
+      resolved.set(key, resolve(key, declared, options));
     } catch (error) {
-      problems.push(`${path}.auth: ${(error as Error).message}`);
+      problems.push(`${declared.path}.auth: ${(error as Error).message}`);
     }
   }
-  if (problems.length > 0) throw new CatalogError(source, problems);
+  if (problems.length > 0) {
+    void Promise.all([...resolved.values()].map((endpoint) => endpoint.signer.close()));
+    throw new CatalogError(source, problems);
+  }
+  const keys = new Set(scan.found.keys());
   return {
     upstreams: {
-      // A declared family endpoint never falls back to the provider default, even when unusable.
-      endpoint: (provider, family) => {
-        const familyKey = `${provider}/${family}`;
-        return found.has(familyKey) ? resolved.get(familyKey) : resolved.get(provider);
+      // A declared family or vendor endpoint never falls back to a wider one, even when unusable.
+      endpoint: (provider, family, vendor) => {
+        const key = keyFor(keys, provider, { family, vendor: vendor ?? '' });
+        return key === undefined ? undefined : resolved.get(key);
+      },
+      close: async () => {
+        await Promise.all([...resolved.values()].map((endpoint) => endpoint.signer.close()));
       },
     },
     warnings,

@@ -2,17 +2,23 @@ import type { UpstreamHttpRequest } from '@app/provider-adapters';
 import type { FastifyBaseLogger } from 'fastify';
 import type { UpstreamTarget } from '../contracts.ts';
 import type { UpstreamConfig } from './config.ts';
+import { CredentialError } from './credentials/signer.ts';
 import { Transport, type UpstreamResponse } from './transport.ts';
+import { TransportError } from './transport-error.ts';
 
 export interface UpstreamDeps {
   readonly config: UpstreamConfig;
   readonly log: FastifyBaseLogger;
 }
 
-/** Transport to upstreams (undici pools, authentication, timeouts); adapters translate around it. */
+/** Transport to upstreams (signing, undici pools, timeouts); adapters translate around it. */
 export interface Upstream {
   readonly config: UpstreamConfig;
-  /** Sends one request; throws TransportError (timeout, connection, aborted) when no response arrives. */
+  /**
+   * Signs the adapter's request with the target's credentials, last, over exactly what is sent
+   * (SigV4 hashes the body), and sends it. Throws TransportError (timeout, connection, aborted,
+   * credentials) when no response arrives.
+   */
   send(target: UpstreamTarget, request: UpstreamHttpRequest, signal: AbortSignal): Promise<UpstreamResponse>;
   close(): Promise<void>;
 }
@@ -21,10 +27,24 @@ export async function createUpstream(deps: UpstreamDeps): Promise<Upstream> {
   const transport = new Transport(deps.config, deps.log);
   return {
     config: deps.config,
-    send: (target, request, signal) => transport.send(target, request, signal),
+    async send(target, request, signal) {
+      let headers: Record<string, string>;
+      try {
+        headers = await target.signer.sign(request, signal);
+      } catch (error) {
+        if (signal.aborted) throw new TransportError('aborted', 'ABORT_ERR', true);
+        if (!(error instanceof CredentialError)) throw error;
+        deps.log.error(
+          { signer: target.signer.kind, reason: error.message },
+          'upstream credentials unavailable',
+        );
+        throw new TransportError('credentials', 'CREDENTIALS', true);
+      }
+      return transport.send({ ...request, headers, timeoutMs: target.timeoutMs }, signal);
+    },
     close: () => transport.close(),
   };
 }
 
-export type { UpstreamResponse } from './transport.ts';
+export type { OutgoingRequest, UpstreamResponse } from './transport.ts';
 export { TransportError } from './transport-error.ts';

@@ -1,8 +1,9 @@
 /**
  * Transport failures in the terms the gateway acts on. `aborted` is the client going away;
+ * `credentials` is the gateway failing to obtain its own credentials (a token endpoint down);
  * the others are the upstream's fault and feed the circuit breaker.
  */
-export type TransportFailureKind = 'timeout' | 'connection' | 'aborted';
+export type TransportFailureKind = 'timeout' | 'connection' | 'aborted' | 'credentials';
 
 export class TransportError extends Error {
   readonly kind: TransportFailureKind;

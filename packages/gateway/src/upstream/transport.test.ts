@@ -8,7 +8,9 @@ import { pino } from 'pino';
 import { Value } from 'typebox/value';
 import type { UpstreamTarget } from '../contracts.ts';
 import { type UpstreamConfig, UpstreamConfigSchema } from './config.ts';
-import { Transport, TransportError } from './transport.ts';
+import { CredentialError, type Signer } from './credentials/signer.ts';
+import { createUpstream } from './index.ts';
+import { type OutgoingRequest, Transport, TransportError } from './transport.ts';
 
 const config = (overrides: Partial<UpstreamConfig> = {}): UpstreamConfig => ({
   ...(Value.Default(UpstreamConfigSchema, {}) as UpstreamConfig),
@@ -26,22 +28,30 @@ function logger() {
   return { log: pino({ level: 'warn' }, stream), lines };
 }
 
-const chat = (headers: Record<string, string> = {}, body: Record<string, unknown> = {}) => ({
-  method: 'POST' as const,
-  path: '/chat/completions',
-  headers: { 'content-type': 'application/json', ...headers },
-  body: JSON.stringify({ model: 'sim-small', messages: [{ role: 'user', content: 'hi' }], ...body }),
-});
-
-function target(baseUrl: string, extra: Partial<UpstreamTarget> = {}): UpstreamTarget {
+/** A signed chat request to `origin`'s OpenAI-compatible path (the simulator checks no key there). */
+function chat(
+  origin: string,
+  headers: Record<string, string> = {},
+  body: Record<string, unknown> = {},
+  timeoutMs = 5_000,
+): OutgoingRequest {
   return {
-    adapter: 'openai-compatible',
-    baseUrl,
-    auth: { type: 'none' },
-    upstreamModel: 'sim-small',
-    timeoutMs: 5_000,
-    ...extra,
+    method: 'POST',
+    url: `${origin}/v1/chat/completions`,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ model: 'sim-small', messages: [{ role: 'user', content: 'hi' }], ...body }),
+    timeoutMs,
   };
+}
+
+/** A server that records each request's headers and answers 200. */
+async function recordingServer() {
+  const seen: Record<string, string | string[] | undefined>[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers);
+    req.resume().on('end', () => res.end('{}'));
+  });
+  return { server, seen, origin: await listen(server) };
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<TransportError> {
@@ -59,6 +69,8 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+const signal = () => new AbortController().signal;
+
 let sim: Simulator;
 before(async () => {
   sim = await startSimulator();
@@ -66,40 +78,45 @@ before(async () => {
 after(() => sim.close());
 
 describe('upstream transport', () => {
-  test('reuses keep-alive connections for sequential requests, under the base URL path', async () => {
+  test('reuses keep-alive connections per origin, whatever the path, and keeps path and query', async () => {
     const transport = new Transport(config(), logger().log);
     const before = sim.connections;
     for (let i = 0; i < 20; i++) {
-      const response = await transport.send(target(sim.baseUrl), chat(), new AbortController().signal);
-      assert.equal(response.status, 200);
+      const request = chat(sim.url);
+      // Another path of the same origin (the OpenAI API, 401 without its key): the same pool.
+      const url = i % 2 ? `${sim.url}/openai/v1/chat/completions?i=${i}` : request.url;
+      const response = await transport.send({ ...request, url }, signal());
+      assert.equal(response.status, i % 2 ? 401 : 200);
       await response.text();
     }
     // undici may open a second socket while the first is being released; never one per request.
     assert.ok(sim.connections - before <= 2, `${sim.connections - before} connections for 20 requests`);
-    assert.equal(sim.received.at(-1)?.path, '/v1/chat/completions');
-    await transport.close();
-  });
-
-  test('applies bearer and custom-header authentication', async () => {
-    const transport = new Transport(config(), logger().log);
-    const signal = new AbortController().signal;
-    await (
-      await transport.send(target(sim.baseUrl, { auth: { type: 'bearer', token: 'tok-1' } }), chat(), signal)
-    ).text();
-    assert.equal(sim.received.at(-1)?.headers.authorization, 'Bearer tok-1');
-    const header = { type: 'header', name: 'Api-Key', value: 'k-2' } as const;
-    await (await transport.send(target(sim.baseUrl, { auth: header }), chat(), signal)).text();
-    assert.equal(sim.received.at(-1)?.headers['api-key'], 'k-2');
-    await transport.close();
-  });
-
-  test("times out waiting for headers after the target's timeout", async () => {
-    const transport = new Transport(config(), logger().log);
-    const request = transport.send(
-      target(sim.baseUrl, { timeoutMs: 100 }),
-      chat({ 'x-sim-hang': 'headers' }),
-      new AbortController().signal,
+    assert.deepEqual(
+      sim.received.slice(-2).map((request) => request.path),
+      ['/v1/chat/completions', '/openai/v1/chat/completions?i=19'],
     );
+    await transport.close();
+  });
+
+  test('sends exactly the headers it is given: it adds no authentication of its own', async () => {
+    const { server, seen, origin } = await recordingServer();
+    const transport = new Transport(config(), logger().log);
+    const signed = { authorization: 'Bearer tok-1', 'api-key': 'k-2', 'x-amz-date': '20260901T000000Z' };
+    await (await transport.send(chat(origin, signed), signal())).text();
+    await (await transport.send(chat(origin), signal())).text();
+    // Beyond the given headers only the connection-level ones HTTP/1.1 needs.
+    const own = ['host', 'connection', 'content-length'];
+    const given = (headers: Record<string, string | string[] | undefined> | undefined) =>
+      Object.fromEntries(Object.entries(headers ?? {}).filter(([name]) => !own.includes(name)));
+    assert.deepEqual(given(seen[0]), { 'content-type': 'application/json', ...signed });
+    assert.deepEqual(given(seen[1]), { 'content-type': 'application/json' });
+    await transport.close();
+    server.close();
+  });
+
+  test("times out waiting for headers after the request's timeoutMs", async () => {
+    const transport = new Transport(config(), logger().log);
+    const request = transport.send(chat(sim.url, { 'x-sim-hang': 'headers' }, {}, 100), signal());
     const failure = await failureOf(request);
     assert.deepEqual([failure.kind, failure.code], ['timeout', 'UND_ERR_HEADERS_TIMEOUT']);
     await transport.close();
@@ -108,9 +125,8 @@ describe('upstream transport', () => {
   test('times out when the body goes silent for longer than bodyTimeoutMs', async () => {
     const transport = new Transport(config({ bodyTimeoutMs: 100 }), logger().log);
     const response = await transport.send(
-      target(sim.baseUrl),
-      chat({ 'x-sim-hang': 'body' }, { stream: true }),
-      new AbortController().signal,
+      chat(sim.url, { 'x-sim-hang': 'body' }, { stream: true }),
+      signal(),
     );
     const failure = await failureOf(response.text());
     assert.deepEqual([failure.kind, failure.code], ['timeout', 'UND_ERR_BODY_TIMEOUT']);
@@ -121,8 +137,7 @@ describe('upstream transport', () => {
     const transport = new Transport(config(), logger().log);
     const controller = new AbortController();
     const response = await transport.send(
-      target(sim.baseUrl),
-      chat({ 'x-sim-token-delay-ms': '30' }, { stream: true }),
+      chat(sim.url, { 'x-sim-token-delay-ms': '30' }, { stream: true }),
       controller.signal,
     );
     const before = sim.abortedStreams;
@@ -146,7 +161,7 @@ describe('upstream transport', () => {
     await new Promise((resolve) => closed.close(resolve));
     const { log, lines } = logger();
     const transport = new Transport(config({ connectRetries: 2 }), log);
-    const failure = await failureOf(transport.send(target(url), chat(), new AbortController().signal));
+    const failure = await failureOf(transport.send(chat(url), signal()));
     assert.deepEqual([failure.kind, failure.code, failure.unsent], ['connection', 'ECONNREFUSED', true]);
     assert.equal(lines.filter((line) => line.includes('retrying')).length, 2);
     assert.ok(
@@ -164,7 +179,7 @@ describe('upstream transport', () => {
     });
     const url = await listen(resetting);
     const transport = new Transport(config({ connectRetries: 3 }), logger().log);
-    const failure = await failureOf(transport.send(target(url), chat(), new AbortController().signal));
+    const failure = await failureOf(transport.send(chat(url), signal()));
     assert.equal(failure.kind, 'connection');
     assert.equal(failure.unsent, false);
     assert.equal(seen, 1);
@@ -176,9 +191,59 @@ describe('upstream transport', () => {
     const big = createServer((_req, res) => res.writeHead(500).end('x'.repeat(200_000)));
     const url = await listen(big);
     const transport = new Transport(config(), logger().log);
-    const response = await transport.send(target(url), chat(), new AbortController().signal);
+    const response = await transport.send(chat(url), signal());
     assert.equal((await response.text(1024)).length, 1024);
     await transport.close();
     big.close();
+  });
+});
+
+describe('upstream (sign, then send)', () => {
+  const offer = {
+    upstreamModel: 'sim-small',
+    efforts: {},
+    tiers: ['standard'],
+    defaultMaxOutputTokens: 1024,
+    maxOutputTokens: 1024,
+  } as const;
+  const targetOf = (baseUrl: string, signer: Signer): UpstreamTarget => ({
+    adapter: 'openai-compatible',
+    endpoint: { baseUrl },
+    signer,
+    offer,
+    timeoutMs: 5_000,
+  });
+  const signer = (sign: Signer['sign']): Signer => ({ kind: 'test', sign, close: async () => {} });
+
+  test("the signer's headers are the ones that reach the upstream", async () => {
+    const { server, seen, origin } = await recordingServer();
+    const upstream = await createUpstream({ config: config(), log: logger().log });
+    const signed = signer(async (request) => ({ ...request.headers, authorization: 'Bearer signed-1' }));
+    const { timeoutMs: _, ...request } = chat(origin, { 'x-request': 'r' });
+    const response = await upstream.send(targetOf(origin, signed), request, signal());
+    assert.equal(response.status, 200);
+    await response.text();
+    assert.equal(seen[0]?.authorization, 'Bearer signed-1');
+    assert.equal(seen[0]?.['x-request'], 'r');
+    await upstream.close();
+    server.close();
+  });
+
+  test('a CredentialError while signing is a credentials TransportError, and nothing is sent', async () => {
+    const { server, seen, origin } = await recordingServer();
+    const { log, lines } = logger();
+    const upstream = await createUpstream({ config: config(), log });
+    const failing = signer(async () => {
+      throw new CredentialError('google-service-account (env:SA): token request failed');
+    });
+    const { timeoutMs: _, ...request } = chat(origin);
+    const failure = await failureOf(upstream.send(targetOf(origin, failing), request, signal()));
+    assert.deepEqual([failure.kind, failure.unsent], ['credentials', true]);
+    assert.equal(seen.length, 0);
+    assert.ok(
+      lines.some((line) => line.includes('upstream credentials unavailable') && line.includes('env:SA')),
+    );
+    await upstream.close();
+    server.close();
   });
 });

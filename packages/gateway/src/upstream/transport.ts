@@ -3,10 +3,8 @@
  * on every socket it opens), connect/headers/body timeouts, the target's authentication, the
  * caller's abort signal, and retries only where provably safe (the request never left).
  */
-import type { UpstreamHttpRequest } from '@app/provider-adapters';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Dispatcher, Pool } from 'undici';
-import type { UpstreamTarget } from '../contracts.ts';
 import type { UpstreamConfig } from './config.ts';
 import { TransportError, toTransportError } from './transport-error.ts';
 
@@ -23,17 +21,20 @@ export interface UpstreamResponse {
   discard(): void;
 }
 
-interface Endpoint {
-  readonly pool: Pool;
-  /** Path of the base URL (`/v1`), prefixed to the adapter's relative path. */
-  readonly prefix: string;
+/** A signed request, ready to go: absolute URL, every header, the exact body that was signed. */
+export interface OutgoingRequest {
+  readonly method: 'POST' | 'GET';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  /** How long the upstream may take to send response headers, ms. */
+  readonly timeoutMs: number;
 }
 
 export class Transport {
   readonly #config: UpstreamConfig;
   readonly #log: FastifyBaseLogger;
   readonly #pools = new Map<string, Pool>();
-  readonly #endpoints = new Map<string, Endpoint>();
 
   constructor(config: UpstreamConfig, log: FastifyBaseLogger) {
     this.#config = config;
@@ -41,24 +42,21 @@ export class Transport {
   }
 
   /** Sends a request; throws TransportError when no HTTP response arrives. */
-  async send(
-    target: UpstreamTarget,
-    request: UpstreamHttpRequest,
-    signal: AbortSignal,
-  ): Promise<UpstreamResponse> {
-    const endpoint = this.#endpoint(target.baseUrl);
+  async send(request: OutgoingRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+    const url = new URL(request.url);
+    const pool = this.#pool(url.origin);
     const options = {
       method: request.method,
-      path: endpoint.prefix + request.path,
-      headers: { ...request.headers, ...authHeaders(target.auth) },
+      path: url.pathname + url.search,
+      headers: request.headers,
       body: request.body,
       signal,
-      headersTimeout: target.timeoutMs,
+      headersTimeout: request.timeoutMs,
       bodyTimeout: this.#config.bodyTimeoutMs,
     };
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await endpoint.pool.request(options);
+        const response = await pool.request(options);
         return wrap(response, signal);
       } catch (error) {
         const failure = toTransportError(error, signal);
@@ -76,37 +74,20 @@ export class Transport {
   async close(): Promise<void> {
     await Promise.all([...this.#pools.values()].map((pool) => pool.close().catch(() => pool.destroy())));
     this.#pools.clear();
-    this.#endpoints.clear();
   }
 
-  #endpoint(baseUrl: string): Endpoint {
-    const known = this.#endpoints.get(baseUrl);
-    if (known) return known;
-    const url = new URL(baseUrl);
-    let pool = this.#pools.get(url.origin);
+  #pool(origin: string): Pool {
+    let pool = this.#pools.get(origin);
     if (!pool) {
-      pool = new Pool(url.origin, {
+      pool = new Pool(origin, {
         connections: this.#config.connectionsPerOrigin,
         keepAliveTimeout: this.#config.keepAliveTimeoutMs,
         keepAliveMaxTimeout: this.#config.keepAliveTimeoutMs,
         connect: { timeout: this.#config.connectTimeoutMs },
       });
-      this.#pools.set(url.origin, pool);
+      this.#pools.set(origin, pool);
     }
-    const endpoint = { pool, prefix: url.pathname.replace(/\/+$/, '') };
-    this.#endpoints.set(baseUrl, endpoint);
-    return endpoint;
-  }
-}
-
-function authHeaders(auth: UpstreamTarget['auth']): Record<string, string> {
-  switch (auth.type) {
-    case 'none':
-      return {};
-    case 'bearer':
-      return { authorization: `Bearer ${auth.token}` };
-    case 'header':
-      return { [auth.name.toLowerCase()]: auth.value };
+    return pool;
   }
 }
 

@@ -8,11 +8,16 @@ import type { ProviderId, ResolvedOptions } from '../contracts.ts';
 export const APPLIED_HEADER = 'x-gateway-applied';
 export const IGNORED_HEADER = 'x-gateway-ignored';
 
+/** Options as applied; the tier may be one the upstream reports serving (`priority`). */
+export type AppliedOptions = Partial<
+  Omit<ResolvedOptions, 'tier'> & { tier: ResolvedOptions['tier'] | 'priority' }
+>;
+
 export interface AppliedState {
   /** Exact model version (aliases resolved). */
   readonly model?: string;
   readonly provider?: ProviderId;
-  readonly options?: Partial<ResolvedOptions>;
+  readonly options?: AppliedOptions;
 }
 
 /** RFC 8941 token grammar: starts with ALPHA or `*`, then tchar / `:` / `/`. */

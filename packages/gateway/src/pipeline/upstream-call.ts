@@ -1,36 +1,33 @@
 /**
- * One call to the selected upstream, shared by the JSON and the streaming responders: the
- * translated request, the abort signal tied to the client's connection, and the endings every
- * call has (success reported to the router; failures reported, released and mapped).
+ * One call to the selected upstream, shared by the JSON and the streaming responders of every
+ * front door: the translated request, the abort signal tied to the client's connection, and
+ * the outcome that ends it (see call-outcome.ts).
  */
-
 import type { AppError } from '@app/http-kit';
-import type { ProviderAdapter, UpstreamFailure, UpstreamHttpRequest } from '@app/provider-adapters';
+import type { ProviderAdapter, UpstreamHttpRequest, WireApi } from '@app/provider-adapters';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import type { Principal, RoutePlan, Router, Selection, UpstreamFailureKind } from '../contracts.ts';
+import type { RoutePlan, Selection } from '../contracts.ts';
 import type { Upstream, UpstreamResponse } from '../upstream/index.ts';
-import { afterResponse } from './after-response.ts';
-import { failureError } from './failures.ts';
-import type { Meter } from './metering.ts';
+import type { CallOutcome } from './call-outcome.ts';
 
 export interface CallInit {
   readonly upstream: Upstream;
-  readonly router: Router;
   readonly log: FastifyBaseLogger;
   readonly adapter: ProviderAdapter;
   readonly request: UpstreamHttpRequest;
   readonly plan: RoutePlan;
   readonly selection: Selection;
-  readonly principal: Principal;
-  readonly meter: Meter;
+  readonly outcome: CallOutcome;
   readonly reply: FastifyReply;
+  /** The API of the front door the client used: the adapter produces native output for it. */
+  readonly clientApi: WireApi;
+  /** Ledger writes and router reports still running after their response was sent. */
   readonly pending: Set<Promise<unknown>>;
 }
 
 export class UpstreamCall {
   readonly init: CallInit;
   readonly #controller = new AbortController();
-  #reported = false;
 
   constructor(init: CallInit) {
     this.init = init;
@@ -52,33 +49,10 @@ export class UpstreamCall {
     return upstream.send(selection.target, request, this.#controller.signal);
   }
 
-  /** Tells the router how the upstream did (circuit breaker, stickiness); once per call. */
-  report(outcome: 'ok' | UpstreamFailureKind): void {
-    if (this.#reported) return;
-    this.#reported = true;
-    const { router, selection, principal, plan, log, pending } = this.init;
-    afterResponse(
-      pending,
-      () => router.report(selection, principal, plan, outcome),
-      (error) => log.warn({ err: error }, 'router report failed'),
-    );
-  }
-
-  /** The upstream failed before producing anything billable. */
-  fail(failure: UpstreamFailure): AppError {
-    this.report(failure.kind);
-    this.init.meter.release(`upstream ${failure.kind}`);
-    this.init.log.warn(
-      { provider: this.init.selection.provider, kind: failure.kind },
-      'upstream call failed',
-    );
-    return failureError(failure, this.init.selection.provider);
-  }
-
   /** A non-2xx answer: the adapter reads its (bounded) body and says what it means. */
   async failFromResponse(response: UpstreamResponse): Promise<AppError> {
     const body = await response.text(this.init.upstream.config.maxErrorBodyBytes).catch(() => '');
     const failure = this.init.adapter.mapError({ status: response.status, headers: response.headers, body });
-    return this.fail(failure);
+    return this.init.outcome.failed(failure);
   }
 }

@@ -10,11 +10,12 @@ import { isolatedDatabase } from '@app/db/testing.ts';
 import type { App } from '@app/http-kit';
 import { type Behaviour, type Simulator, startSimulator } from '@app/upstream-simulator';
 import type { Selectable } from 'kysely';
-import { seedAccount } from '../access/testing.ts';
-import { buildApp } from '../app.ts';
-import { type GatewayConfig, loadGatewayConfig } from '../config.ts';
-import type { Principal, ProviderId } from '../contracts.ts';
-import type { GatewayDatabase, UsageTable } from '../db/schema.ts';
+import { seedAccount } from '../../access/testing.ts';
+import { buildApp } from '../../app.ts';
+import { DEFAULT_UPSTREAMS_PATH, readJsonFile } from '../../routing/index.ts';
+import { type GatewayConfig, loadGatewayConfig } from '../../config.ts';
+import type { Principal, ProviderId } from '../../contracts.ts';
+import type { GatewayDatabase, UsageTable } from '../../db/schema.ts';
 
 export interface ChatTestOptions {
   /** Simulator behaviour for every request (requests can add their own `x_simulator`). */
@@ -43,21 +44,29 @@ export interface ChatTestApp {
 
 export type UsageRow = Selectable<UsageTable>;
 
+/**
+ * The bundled upstreams with OpenAI-family models on `developer` and `cloud_c` sent to another
+ * OpenAI-compatible server (a test's own slow or broken upstream); the rest stay simulated.
+ */
 function writeUpstreams(
   dir: string,
   endpoint: NonNullable<ChatTestOptions['endpoint']>,
   simUrl: string,
 ): string {
+  const file = readJsonFile(DEFAULT_UPSTREAMS_PATH) as {
+    providers: Record<string, { vendors: Record<string, unknown> }>;
+  };
   const entry = {
     adapter: 'openai-compatible',
-    baseUrl: endpoint.baseUrl ?? simUrl,
+    baseUrl: endpoint.baseUrl ?? `${simUrl}/v1`,
     timeoutMs: endpoint.timeoutMs ?? 120_000,
   };
-  const providers = Object.fromEntries(
-    ['developer', 'cloud_a', 'cloud_b', 'cloud_c'].map((p) => [p, { default: entry }]),
-  );
+  for (const provider of ['developer', 'cloud_c']) {
+    const section = file.providers[provider];
+    if (section) section.vendors.openai = entry;
+  }
   const path = join(dir, 'upstreams.json');
-  writeFileSync(path, JSON.stringify({ providers }));
+  writeFileSync(path, JSON.stringify(file));
   return path;
 }
 
@@ -67,7 +76,7 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
   const isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
   const routing = {
     ...options.routing,
-    ...(options.endpoint ? { upstreamsPath: writeUpstreams(dataDir, options.endpoint, sim.baseUrl) } : {}),
+    ...(options.endpoint ? { upstreamsPath: writeUpstreams(dataDir, options.endpoint, sim.url) } : {}),
   };
   const config = loadGatewayConfig(
     {},
@@ -75,7 +84,8 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
   );
   const app = await buildApp(config, {
     database: isolated.database,
-    simulatorUrl: sim.baseUrl,
+    simulatorUrl: sim.url,
+    env: sim.credentialEnv,
     defaultMetrics: false,
   });
   const { token, principal } = await seedAccount(isolated.database, {

@@ -3,8 +3,6 @@
  * OpenAI clients put in the body, the capabilities the request needs, and how the client
  * wants its stream.
  */
-import type { AdapterOptions, ChatCompletionRequest } from '@app/provider-adapters';
-import type { Selection } from '../contracts.ts';
 import type { ChatRequestBody } from './request-schema.ts';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
@@ -39,16 +37,4 @@ export function isStream(body: ChatRequestBody): boolean {
 
 export function wantsUsage(body: ChatRequestBody): boolean {
   return body.stream_options?.include_usage === true;
-}
-
-export function adapterOptions(selection: Selection): AdapterOptions {
-  return {
-    reasoningEffort: selection.reasoningControl === false ? undefined : selection.options.effort,
-    serviceTier: selection.options.tier,
-  };
-}
-
-/** The validated body is the OpenAI request (the schema checked the fields the adapters read). */
-export function asChatRequest(body: ChatRequestBody): ChatCompletionRequest {
-  return body as ChatCompletionRequest;
 }

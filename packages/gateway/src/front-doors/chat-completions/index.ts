@@ -1,7 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import type { AccessControl, Ledger, Router } from '../contracts.ts';
-import type { Upstream } from '../upstream/index.ts';
-import { appliedHeadersHook } from './applied.ts';
+import type { AccessControl, Ledger, Router } from '../../contracts.ts';
+import { appliedHeadersHook } from '../../pipeline/applied.ts';
+import type { Upstream } from '../../upstream/index.ts';
 import { chatHandler } from './handler.ts';
 import { ChatRequestSchema } from './request-schema.ts';
 
@@ -20,8 +21,10 @@ and \`X-Gateway-Compression\` headers. Every response carries \`X-Gateway-Applie
 Server-Sent Events exactly as OpenAI sends them. Unknown body fields are passed to the upstream.`;
 
 export function chatRoutes(deps: ChatDeps): FastifyPluginAsync {
-  return async (app) => {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const pending = new Set<Promise<unknown>>();
+    const handle = chatHandler({ ...deps, log: app.log, pending });
     app.post(
       '/v1/chat/completions',
       {
@@ -34,7 +37,7 @@ export function chatRoutes(deps: ChatDeps): FastifyPluginAsync {
         },
         onSend: appliedHeadersHook,
       },
-      chatHandler({ ...deps, log: app.log, pending }),
+      (request, reply) => handle(request, request.body, reply),
     );
     // Ledger writes of answered requests finish before the database closes.
     app.addHook('onClose', async () => {

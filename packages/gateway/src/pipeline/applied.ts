@@ -4,13 +4,19 @@
  * one onSend hook writes the headers, so no error path can forget them.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ProviderId, ResolvedOptions } from '../contracts.ts';
-import { APPLIED_HEADER, formatApplied, formatIgnored, IGNORED_HEADER } from '../routing/applied-header.ts';
+import type { ProviderId } from '../contracts.ts';
+import {
+  APPLIED_HEADER,
+  type AppliedOptions,
+  formatApplied,
+  formatIgnored,
+  IGNORED_HEADER,
+} from './applied-header.ts';
 
 export interface AppliedState {
   model?: string;
   provider?: ProviderId;
-  options?: Partial<ResolvedOptions>;
+  options?: AppliedOptions;
   ignored?: readonly string[];
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { setAllocation } from '../access/admin.ts';
+import { setAllocation } from '../../access/admin.ts';
 import { type ChatTestApp, startChatApp } from './testing.ts';
 
 const messages = [{ role: 'user', content: 'What is the capital of France?' }];
@@ -128,7 +128,11 @@ describe('POST /v1/chat/completions (JSON)', () => {
     assert.equal(choice.finish_reason, 'tool_calls');
     assert.equal(choice.message.tool_calls[0].function.name, 'get_weather');
     assert.deepEqual(JSON.parse(choice.message.tool_calls[0].function.arguments), { city: 'Paris' });
-    assert.equal(t.lastUpstreamBody().model, 'claude-sonnet-4-6');
+    // cloud_b serves Claude through Vertex: the model is in the path, never in the body.
+    const sent = t.sim.received.at(-1);
+    assert.match(sent?.path ?? '', /\/publishers\/anthropic\/models\/claude-sonnet-4-6:rawPredict$/);
+    assert.equal('model' in t.lastUpstreamBody(), false);
+    assert.equal(t.lastUpstreamBody().anthropic_version, 'vertex-2023-10-16');
   });
 
   test('validates model and messages with the OpenAI error envelope, still carrying X-Gateway-Applied', async () => {

@@ -1,10 +1,5 @@
-/**
- * Token and cost arithmetic of the ledger. Prices are US dollars per million tokens, which is
- * exactly micro-dollars per token: a cost in micros is tokens x price, rounded up once per
- * request so the ledger never records less than was spent.
- */
-import type { TokenUsage } from '@app/provider-adapters';
-import type { Micros, Price, RoutePlan } from '../contracts.ts';
+/** What a Chat Completions request may cost, before the call: its prompt and its output limit. */
+import type { RoutePlan } from '../../contracts.ts';
 import type { ChatRequestBody } from './request-schema.ts';
 
 /** Tokens per message for the chat template (role markers), as OpenAI documents for its models. */
@@ -35,30 +30,8 @@ export function estimatePromptTokens(body: ChatRequestBody): number {
   return Math.ceil(chars / CHARS_PER_TOKEN) + PER_MESSAGE_TOKENS * body.messages.length;
 }
 
-export function estimateOutputTokens(streamedChars: number): number {
-  return Math.ceil(streamedChars / CHARS_PER_TOKEN);
-}
-
 /** The most output the request can produce: the client's limit, capped by the model's. */
 export function maxOutputTokens(body: ChatRequestBody, plan: RoutePlan): number {
   const asked = body.max_completion_tokens ?? body.max_tokens;
   return typeof asked === 'number' ? Math.min(asked, plan.maxOutputTokens) : plan.maxOutputTokens;
-}
-
-export function costMicros(usage: TokenUsage, price: Price): Micros {
-  const cached = Math.min(usage.cachedTokens, usage.promptTokens);
-  const raw =
-    (usage.promptTokens - cached) * price.inputPerMTok +
-    cached * price.cachedInputPerMTok +
-    usage.completionTokens * price.outputPerMTok;
-  // Float noise (0.1 + 0.2) must not round a whole number of micros up by one.
-  return Math.max(0, Math.ceil(raw - 1e-6));
-}
-
-/** The reservation: the whole prompt at the uncached price plus the most output possible. */
-export function reservationMicros(promptTokens: number, outputTokens: number, price: Price): Micros {
-  return costMicros(
-    { promptTokens, completionTokens: outputTokens, cachedTokens: 0, reasoningTokens: 0 },
-    price,
-  );
 }

@@ -7,16 +7,12 @@
  */
 import { PassThrough } from 'node:stream';
 import { type AppError, isAppError } from '@app/http-kit';
-import {
-  isJsonObject,
-  type StreamEvent,
-  type TokenUsage,
-  type UpstreamFailure,
-} from '@app/provider-adapters';
-import { gatewayErrors } from '../errors.ts';
-import { TransportError, type UpstreamResponse } from '../upstream/index.ts';
-import { failureFromTransport, sseErrorEvent } from './failures.ts';
-import type { UpstreamCall } from './upstream-call.ts';
+import { openAIChat, type StreamEvent, type UpstreamFailure, type Usage } from '@app/provider-adapters';
+import { gatewayErrors } from '../../errors.ts';
+import { failureFromTransport, sseErrorEvent } from '../../pipeline/failures.ts';
+import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
+import { TransportError, type UpstreamResponse } from '../../upstream/index.ts';
+import { chunkChars, shapeNativeChunk } from './native-chunks.ts';
 
 const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -73,15 +69,25 @@ class SseSession {
   readonly #call: UpstreamCall;
   readonly #options: StreamOptions;
   readonly #out = new PassThrough();
+  readonly #encoder: openAIChat.ChatChunkEncoder;
   #keepAlive: NodeJS.Timeout | undefined;
-  #usage: TokenUsage | undefined;
+  #usage: Usage | undefined;
   #streamedChars = 0;
   /** [DONE] was sent. */
   #completed = false;
+  /** The upstream speaks the client's API: its chunks pass through and the encoder stays idle. */
+  #passthrough = false;
 
   constructor(call: UpstreamCall, options: StreamOptions) {
     this.#call = call;
     this.#options = options;
+    const { plan, reply } = call.init;
+    const envelope = {
+      id: `chatcmpl-${reply.request.id}`,
+      model: plan.model,
+      created: Math.floor(Date.now() / 1000),
+    };
+    this.#encoder = new openAIChat.ChatChunkEncoder(envelope, options.includeUsage);
   }
 
   commit(): void {
@@ -121,11 +127,8 @@ class SseSession {
   }
 
   async pump(response: UpstreamResponse): Promise<void> {
-    const { adapter, plan } = this.#call.init;
-    const translator = adapter.createStreamTranslator({
-      model: plan.model,
-      includeUsage: this.#options.includeUsage,
-    });
+    const { adapter, clientApi } = this.#call.init;
+    const translator = adapter.createStreamTranslator({ clientApi });
     try {
       let ended = false;
       for await (const bytes of response.chunks()) {
@@ -142,8 +145,7 @@ class SseSession {
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
       if (error.kind === 'aborted') {
-        this.#call.init.meter.settle(this.#usage, 'aborted', this.#streamedChars);
-        this.#call.report('ok');
+        this.#call.init.outcome.clientLeft(this.#produced());
         this.#end('');
         return;
       }
@@ -159,14 +161,13 @@ class SseSession {
     let batch = '';
     for (const event of events) {
       switch (event.type) {
-        case 'chunk':
-          this.#stopKeepAlive();
-          this.#streamedChars += generatedChars(event.chunk.choices);
-          batch += `data: ${JSON.stringify(event.chunk)}\n\n`;
+        case 'native':
+          this.#passthrough = true;
+          batch += this.#native(event.data);
           break;
         case 'usage':
           this.#usage = event.usage;
-          if (event.chunk) batch += `data: ${JSON.stringify(event.chunk)}\n\n`;
+          if (!this.#passthrough) batch += this.#encoded(event);
           break;
         case 'error':
           this.#write(batch);
@@ -174,45 +175,59 @@ class SseSession {
           return true;
         case 'done':
           this.#completed = true;
-          this.#call.init.meter.settle(this.#usage, 'ok', this.#streamedChars);
-          this.#call.report('ok');
-          this.#end(batch + DONE);
+          this.#call.init.outcome.succeeded(this.#produced());
+          this.#end(batch + (this.#passthrough ? '' : this.#encoded(event)) + DONE);
           return true;
+        default:
+          batch += this.#encoded(event);
       }
     }
     if (batch !== '') this.#write(batch);
     return false;
   }
 
+  /** A chunk of the upstream's own API, forwarded with the gateway's model name and usage shaping. */
+  #native(data: Record<string, unknown>): string {
+    this.#stopKeepAlive();
+    this.#streamedChars += chunkChars(data);
+    const chunks = shapeNativeChunk(data, this.#call.init.plan.model, this.#options.includeUsage);
+    return chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('');
+  }
+
+  /** An event of the internal model, encoded as Chat Completions chunks. */
+  #encoded(event: StreamEvent): string {
+    if (event.type === 'text') this.#streamedChars += event.text.length;
+    if (event.type === 'tool_call_delta') this.#streamedChars += event.arguments.length;
+    const chunks = this.#encoder.encode(event);
+    if (chunks.length > 0 && event.type !== 'done') this.#stopKeepAlive();
+    return chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('');
+  }
+
   /** Ends the stream with an error event: partial output is charged, a reservation with none is released. */
   #fail(failure: UpstreamFailure): void {
-    // Once settled, fail() only reports and maps: its release is then a no-op.
-    if (this.#produced()) this.#call.init.meter.settle(this.#usage, 'error', this.#streamedChars);
-    this.#end(sseErrorEvent(this.#call.fail(failure)));
+    this.#end(sseErrorEvent(this.#call.init.outcome.failed(failure, this.#produced())));
   }
 
   /** A fault of the gateway itself mid-stream (logged by the caller). */
   internal(): void {
-    const { meter } = this.#call.init;
-    if (this.#produced()) meter.settle(this.#usage, 'error', this.#streamedChars);
-    else meter.release('gateway error');
+    this.#call.init.outcome.gatewayFault(this.#produced());
     this.#end(sseErrorEvent(gatewayErrors.create('internal', {})));
   }
 
-  #produced(): boolean {
-    return this.#usage !== undefined || this.#streamedChars > 0;
+  #produced() {
+    return { usage: this.#usage, generatedChars: this.#streamedChars };
   }
 
   /** Before anything was streamed: the client left (true), or the failure as an AppError. */
   clientGone(error: unknown): boolean {
     if (!(error instanceof TransportError) || error.kind !== 'aborted') return false;
-    this.#call.init.meter.settle(undefined, 'aborted');
+    this.#call.init.outcome.clientLeft();
     return true;
   }
 
   failure(error: unknown): AppError {
     if (isAppError(error)) return error;
-    if (error instanceof TransportError) return this.#call.fail(failureFromTransport(error));
+    if (error instanceof TransportError) return this.#call.init.outcome.failed(failureFromTransport(error));
     throw error;
   }
 
@@ -231,21 +246,4 @@ class SseSession {
     clearInterval(this.#keepAlive);
     this.#keepAlive = undefined;
   }
-}
-
-/** Characters of generated text in a chunk's choices (content and tool-call arguments). */
-function generatedChars(choices: readonly Record<string, unknown>[]): number {
-  let chars = 0;
-  for (const choice of choices) {
-    const delta = isJsonObject(choice.delta) ? choice.delta : undefined;
-    if (!delta) continue;
-    if (typeof delta.content === 'string') chars += delta.content.length;
-    if (Array.isArray(delta.tool_calls)) {
-      for (const call of delta.tool_calls) {
-        const args = isJsonObject(call) && isJsonObject(call.function) ? call.function.arguments : undefined;
-        if (typeof args === 'string') chars += args.length;
-      }
-    }
-  }
-  return chars;
 }

@@ -1,9 +1,9 @@
 /**
  * Upstream failures as gateway errors with honest statuses: rate limits stay 429 (with the
- * upstream's Retry-After), the client's own mistakes stay 400, timeouts are 504, everything
- * the provider got wrong is 502. Messages come from the adapter (scrubbed) or from here.
+ * upstream's Retry-After), the client's own mistakes stay 400 (a content-policy refusal says
+ * so), an overloaded provider is 503 (Anthropic's 529), timeouts are 504, everything else the
+ * provider got wrong is 502. Messages come from the adapter (scrubbed) or from here.
  */
-
 import type { AppError } from '@app/http-kit';
 import type { UpstreamFailure } from '@app/provider-adapters';
 import type { ProviderId } from '../contracts.ts';
@@ -11,9 +11,18 @@ import { gatewayErrors } from '../errors.ts';
 import type { TransportError } from '../upstream/index.ts';
 
 export function failureFromTransport(error: TransportError): UpstreamFailure {
-  if (error.kind === 'timeout')
-    return { kind: 'timeout', status: 504, message: 'the provider did not answer in time.' };
-  return { kind: 'connection', status: 502, message: 'the provider could not be reached.' };
+  switch (error.kind) {
+    case 'timeout':
+      return { kind: 'timeout', status: 504, message: 'the provider did not answer in time.' };
+    case 'credentials':
+      return {
+        kind: 'server',
+        status: 502,
+        message: 'the gateway could not obtain its credentials for the provider.',
+      };
+    default:
+      return { kind: 'connection', status: 502, message: 'the provider could not be reached.' };
+  }
 }
 
 export function failureError(failure: UpstreamFailure, provider: ProviderId): AppError {
@@ -25,12 +34,16 @@ export function failureError(failure: UpstreamFailure, provider: ProviderId): Ap
         failure.retryAfter === undefined ? {} : { headers: { 'retry-after': failure.retryAfter } },
       );
     case 'client':
-      return gatewayErrors.create('upstream_invalid_request', { provider, reason: failure.message });
+      return failure.code === 'content_filter'
+        ? gatewayErrors.create('content_filter', { provider, reason: failure.message })
+        : gatewayErrors.create('upstream_invalid_request', { provider, reason: failure.message });
     case 'timeout':
       return gatewayErrors.create('upstream_timeout', { provider });
     case 'server':
     case 'connection':
-      return gatewayErrors.create('upstream_error', { provider, reason: failure.message });
+      return failure.status === 503
+        ? gatewayErrors.create('upstream_overloaded', { provider })
+        : gatewayErrors.create('upstream_error', { provider, reason: failure.message });
   }
 }
 

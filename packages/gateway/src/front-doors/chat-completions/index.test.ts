@@ -6,9 +6,11 @@ import { type Simulator, startSimulator } from '@app/upstream-simulator';
 import Fastify from 'fastify';
 import { pino } from 'pino';
 import { Value } from 'typebox/value';
-import type { Ledger, Principal, RoutePlan, Router, Selection, UsageRecord } from '../contracts.ts';
-import { type UpstreamConfig, UpstreamConfigSchema } from '../upstream/config.ts';
-import { createUpstream } from '../upstream/index.ts';
+import type { EffortExpression } from '@app/provider-adapters';
+import type { Ledger, Principal, RoutePlan, Router, Selection, UsageRecord } from '../../contracts.ts';
+import { type UpstreamConfig, UpstreamConfigSchema } from '../../upstream/config.ts';
+import { createNoneSigner } from '../../upstream/credentials/index.ts';
+import { createUpstream } from '../../upstream/index.ts';
 import { chatRoutes } from './index.ts';
 
 const principal: Principal = {
@@ -30,20 +32,30 @@ const plan: RoutePlan = {
   maxOutputTokens: 1_000,
 };
 
-function fakes(sim: Simulator, settleDelayMs: number, reasoningControl?: boolean) {
+/** `none` as OpenAI's `reasoning_effort: "none"`, or (no reasoning control) as nothing at all. */
+function effortOf(reasoningControl: boolean): EffortExpression {
+  return reasoningControl ? { kind: 'openai', value: 'none' } : { kind: 'omit' };
+}
+
+function fakes(sim: Simulator, settleDelayMs: number, reasoningControl = true) {
   const settled: UsageRecord[] = [];
   const selection: Selection = {
     provider: 'developer',
     target: {
       adapter: 'openai-compatible',
-      baseUrl: sim.baseUrl,
-      auth: { type: 'none' },
-      upstreamModel: 'up-model',
+      endpoint: { baseUrl: sim.baseUrl },
+      signer: createNoneSigner({ type: 'none' }, { env: {} }),
+      offer: {
+        upstreamModel: 'up-model',
+        efforts: { none: effortOf(reasoningControl) },
+        tiers: ['standard'],
+        defaultMaxOutputTokens: 1_000,
+        maxOutputTokens: 1_000,
+      },
       timeoutMs: 5_000,
     },
     price: { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 2 },
     options: plan.options,
-    ...(reasoningControl === undefined ? {} : { reasoningControl }),
   };
   const router: Router = { resolve: () => plan, select: async () => selection, report: async () => {} };
   const ledger: Ledger = {
@@ -63,7 +75,7 @@ function fakes(sim: Simulator, settleDelayMs: number, reasoningControl?: boolean
   return { router, ledger, settled, access: { authenticate: async () => principal } };
 }
 
-async function app(sim: Simulator, settleDelayMs: number, reasoningControl?: boolean) {
+async function app(sim: Simulator, settleDelayMs: number, reasoningControl = true) {
   const config = Value.Default(UpstreamConfigSchema, {}) as UpstreamConfig;
   const upstream = await createUpstream({ config, log: pino({ level: 'silent' }) });
   const deps = fakes(sim, settleDelayMs, reasoningControl);
@@ -88,7 +100,7 @@ test('closing the app waits for ledger writes still running after their response
   assert.equal(settled[0]?.status, 'ok');
 });
 
-test('a model without reasoning control gets no reasoning_effort upstream', async (t) => {
+test('an offer whose effort profile omits the effort sends no reasoning_effort upstream', async (t) => {
   const sim = await startSimulator();
   t.after(() => sim.close());
   const { server } = await app(sim, 0, false);
@@ -99,6 +111,14 @@ test('a model without reasoning control gets no reasoning_effort upstream', asyn
     payload: { ...body, reasoning_effort: 'high' },
   });
   const sent = (sim.received.at(-1)?.body ?? {}) as Record<string, unknown>;
-  assert.equal('reasoning_effort' in sent, false);
+  assert.equal('reasoning_effort' in sent, false, 'the client value is an input, not forwarded');
   assert.equal(sent.model, 'up-model');
+  const { server: controlled } = await app(sim, 0, true);
+  t.after(() => controlled.close());
+  await controlled.inject({
+    method: 'POST',
+    url: '/v1/chat/completions',
+    payload: { ...body, reasoning_effort: 'high' },
+  });
+  assert.equal((sim.received.at(-1)?.body as Record<string, unknown>).reasoning_effort, 'none');
 });

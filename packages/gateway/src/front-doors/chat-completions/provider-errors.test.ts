@@ -1,0 +1,140 @@
+/**
+ * Upstream errors of each provider's own API, mapped to the OpenAI envelope with the status an
+ * OpenAI SDK acts on: Anthropic's 529 overloaded is 503, Bedrock throttling and Vertex
+ * RESOURCE_EXHAUSTED are 429 with Retry-After, a content-filter refusal is 400
+ * `content_filter`, and a failure after the stream started is a `data: {"error": ...}` event.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, describe, test } from 'node:test';
+import { type ChatTestApp, sseEvents, startChatApp } from './testing.ts';
+
+const messages = [{ role: 'user', content: 'hello' }];
+/** Hosts, keys and addresses the simulator puts in its failures; none may reach a client. */
+const INTERNALS = /sim-node|internal\.example|10\.0\.0\.7|sk-sim|127\.0\.0\.1|AKIA|sim-project/;
+
+async function post(t: ChatTestApp, payload: Record<string, unknown>) {
+  return t.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: t.headers(), payload });
+}
+
+describe('errors of each provider API', () => {
+  const apps: ChatTestApp[] = [];
+  after(async () => {
+    for (const app of apps) await app.close();
+  });
+  async function app(options: Parameters<typeof startChatApp>[0] = {}): Promise<ChatTestApp> {
+    const started = await startChatApp({ routing: { breakerFailures: 1000 }, ...options });
+    apps.push(started);
+    return started;
+  }
+
+  test("Anthropic's 529 overloaded_error is 503 upstream_overloaded, JSON and before a stream commits", async () => {
+    // Unknown body fields such as `x_simulator` reach only an upstream of the client's own API,
+    // so faults for translated calls are configured on the simulator.
+    const t = await app({ behaviour: { failStatus: 529 } });
+    for (const stream of [false, true]) {
+      const response = await post(t, { model: 'claude-sonnet@developer', messages, stream });
+      assert.equal(response.statusCode, 503, response.body);
+      assert.equal(response.json().error.code, 'upstream_overloaded');
+      assert.equal(response.json().error.type, 'api_error');
+      assert.doesNotMatch(response.body, INTERNALS);
+    }
+    const rows = await t.settledUsage(2);
+    assert.deepEqual(
+      rows.map((row) => row.status),
+      ['error', 'error'],
+      'nothing was produced: the reservations went back',
+    );
+    assert.ok(rows.every((row) => row.cost_micros === 0));
+  });
+
+  test('Bedrock ThrottlingException is 429 rate_limited with its Retry-After', async () => {
+    const t = await app({ behaviour: { failStatus: 429, retryAfter: '7' } });
+    const response = await post(t, { model: 'claude-haiku@cloud_a', messages });
+    assert.equal(response.statusCode, 429, response.body);
+    assert.equal(response.json().error.code, 'rate_limited');
+    assert.equal(response.headers['retry-after'], '7');
+    assert.doesNotMatch(response.body, INTERNALS);
+  });
+
+  test('Vertex RESOURCE_EXHAUSTED is 429; an unknown Vertex failure is 502 naming no project', async () => {
+    const limited = await app({ behaviour: { failStatus: 429 } });
+    const response = await post(limited, { model: 'gemini-flash@cloud_b', messages });
+    assert.equal(response.statusCode, 429, response.body);
+    assert.doesNotMatch(response.body, INTERNALS);
+    const broken = await app({ behaviour: { failStatus: 500 } });
+    const failed = await post(broken, { model: 'gemini-pro@cloud_b', messages });
+    assert.equal(failed.statusCode, 502, failed.body);
+    assert.equal(failed.json().error.code, 'upstream_error');
+    assert.doesNotMatch(failed.body, INTERNALS);
+  });
+
+  test('a failure after an Anthropic stream started is one error event, and the partial output is charged', async () => {
+    const t = await app({ behaviour: { failAfterTokens: 2 } });
+    const response = await post(t, { model: 'claude-sonnet@developer', messages, stream: true });
+    assert.equal(response.statusCode, 200);
+    const events = sseEvents(response.body);
+    const last = events.at(-1) as { data?: { error?: { code: string } } };
+    assert.ok(last.data?.error, response.body);
+    assert.equal(
+      events.filter((event) => 'data' in event && (event.data as { error?: unknown }).error).length,
+      1,
+    );
+    assert.doesNotMatch(response.body, INTERNALS);
+    const [row] = await t.settledUsage(1);
+    assert.equal(row?.status, 'error');
+    assert.ok((row?.cost_micros ?? 0) > 0, 'the tokens already streamed are charged');
+  });
+
+  test('unknown body fields reach an upstream of the same API only', async () => {
+    const t = await app();
+    await post(t, { model: 'claude-sonnet@developer', messages, vendor_extension: { a: 1 } });
+    assert.equal(
+      'vendor_extension' in t.lastUpstreamBody(),
+      false,
+      'not sent to Anthropic, which would refuse it',
+    );
+    await post(t, { model: 'gpt-5.4@developer', messages, vendor_extension: { a: 1 } });
+    assert.deepEqual(t.lastUpstreamBody().vendor_extension, { a: 1 });
+  });
+
+  test('what the selected API cannot express is 400 invalid_request, sent nowhere, budget returned', async () => {
+    const t = await app();
+    const before = t.sim.received.length;
+    const audio = [
+      { role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }] },
+    ];
+    const response = await post(t, { model: 'claude-sonnet@developer', messages: audio });
+    assert.equal(response.statusCode, 400, response.body);
+    assert.equal(response.json().error.code, 'invalid_request');
+    assert.match(response.json().error.message, /input_audio/);
+    assert.equal(t.sim.received.length, before, 'nothing reached the upstream');
+    const [row] = await t.settledUsage(1);
+    assert.deepEqual([row?.status, row?.cost_micros], ['error', 0]);
+    // The same body goes to an upstream of the client's own API as it is.
+    const forwarded = await post(t, { model: 'gpt-5.4@developer', messages: audio });
+    assert.equal(forwarded.statusCode, 200, forwarded.body);
+  });
+
+  test('a content-filter refusal is 400 content_filter', async (t) => {
+    const server: Server = createServer((_request, response) => {
+      const body = JSON.stringify({
+        error: {
+          code: 'content_filter',
+          message: 'The prompt was filtered by the content policy.',
+          type: null,
+        },
+      });
+      response.writeHead(400, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => server.close());
+    const { port } = server.address() as AddressInfo;
+    const gateway = await app({ endpoint: { baseUrl: `http://127.0.0.1:${port}/v1` } });
+    const response = await post(gateway, { model: 'gpt-5.4@cloud_c', messages });
+    assert.equal(response.statusCode, 400, response.body);
+    assert.equal(response.json().error.code, 'content_filter');
+    assert.match(response.json().error.message, /content policy/);
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * How a call ended, decided in one place and exactly once: the reservation is settled from the
+ * usage (real figures, or an estimate when the upstream never sent them) or released when
+ * nothing billable happened, and the router hears how the upstream did (circuit breaker,
+ * stickiness). Every ending of every front door goes through one of the four methods; a
+ * second call is a no-op, so a fault path can always call `gatewayFault()` without knowing
+ * whether the money was already dealt with.
+ */
+import type { AppError } from '@app/http-kit';
+import type { UpstreamFailure, Usage } from '@app/provider-adapters';
+import type { FastifyBaseLogger } from 'fastify';
+import type {
+  Ledger,
+  Price,
+  Principal,
+  Reservation,
+  RoutePlan,
+  Router,
+  Selection,
+  UpstreamFailureKind,
+  UsageRecord,
+} from '../contracts.ts';
+import { afterResponse } from './after-response.ts';
+import { costMicros, estimateOutputTokens } from './estimate.ts';
+import { failureError } from './failures.ts';
+
+export interface OutcomeInit {
+  readonly ledger: Ledger;
+  readonly router: Router;
+  readonly reservation: Reservation;
+  readonly selection: Selection;
+  readonly principal: Principal;
+  readonly plan: RoutePlan;
+  readonly price: Price;
+  /** The front door's prompt estimate, charged when the upstream reports no usage. */
+  readonly promptEstimate: number;
+  readonly log: FastifyBaseLogger;
+  /** Ledger writes and router reports still running after their response was sent. */
+  readonly pending: Set<Promise<unknown>>;
+}
+
+/** What the client received before the call ended, for charging without upstream figures. */
+export interface Produced {
+  readonly usage: Usage | undefined;
+  /** Characters of generated text already sent (estimate of output tokens). */
+  readonly generatedChars: number;
+}
+
+const NOTHING: Produced = { usage: undefined, generatedChars: 0 };
+
+export class CallOutcome {
+  readonly #init: OutcomeInit;
+  #closed = false;
+
+  constructor(init: OutcomeInit) {
+    this.#init = init;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** The upstream answered in full. */
+  succeeded(produced: Produced): void {
+    if (this.#close()) {
+      this.#settle(produced, 'ok');
+      this.#report('ok');
+    }
+  }
+
+  /** The upstream failed; output already produced is charged, otherwise the budget goes back. */
+  failed(failure: UpstreamFailure, produced: Produced = NOTHING): AppError {
+    if (this.#close()) {
+      if (hasOutput(produced)) this.#settle(produced, 'error');
+      else this.#release(`upstream ${failure.kind}`);
+      this.#report(failure.kind);
+      this.#init.log.warn(
+        { provider: this.#init.selection.provider, kind: failure.kind },
+        'upstream call failed',
+      );
+    }
+    return failureError(failure, this.#init.selection.provider);
+  }
+
+  /** The client left: the upstream had the prompt, so it is charged with whatever was generated. */
+  clientLeft(produced: Produced = NOTHING): void {
+    if (this.#close()) {
+      this.#settle(produced, 'aborted');
+      this.#report('ok');
+    }
+  }
+
+  /** The request never left (it cannot be expressed for this upstream): the budget goes back. */
+  notSent(reason: string): void {
+    if (this.#close()) this.#release(reason);
+  }
+
+  /** A fault of the gateway itself (logged by the caller): not the upstream's, so no report. */
+  gatewayFault(produced: Produced = NOTHING): void {
+    if (!this.#close()) return;
+    if (hasOutput(produced)) this.#settle(produced, 'error');
+    else this.#release('gateway error');
+  }
+
+  #close(): boolean {
+    if (this.#closed) return false;
+    this.#closed = true;
+    return true;
+  }
+
+  #settle(produced: Produced, status: UsageRecord['status']): void {
+    const { ledger, reservation, price, plan, promptEstimate } = this.#init;
+    const usage: Usage = produced.usage ?? {
+      inputTokens: promptEstimate,
+      cachedReadTokens: 0,
+      cacheWriteTokens: 0,
+      outputTokens: estimateOutputTokens(produced.generatedChars),
+      reasoningTokens: 0,
+      webSearchRequests: 0,
+    };
+    const record: UsageRecord = {
+      model: plan.model,
+      promptTokens: usage.inputTokens,
+      completionTokens: usage.outputTokens,
+      cachedTokens: usage.cachedReadTokens,
+      costMicros: costMicros(usage, price),
+      status,
+    };
+    this.#track(() => ledger.settle(reservation, record), 'ledger settle failed');
+  }
+
+  #release(reason: string): void {
+    const { ledger, reservation } = this.#init;
+    this.#track(() => ledger.release(reservation, reason), 'ledger release failed');
+  }
+
+  #report(outcome: 'ok' | UpstreamFailureKind): void {
+    const { router, selection, principal, plan } = this.#init;
+    this.#track(() => router.report(selection, principal, plan, outcome), 'router report failed');
+  }
+
+  #track(work: () => Promise<unknown>, message: string): void {
+    const { pending, log, reservation } = this.#init;
+    afterResponse(pending, work, (error) => log.error({ err: error, reservation: reservation.id }, message));
+  }
+}
+
+function hasOutput(produced: Produced): boolean {
+  return produced.usage !== undefined || produced.generatedChars > 0;
+}

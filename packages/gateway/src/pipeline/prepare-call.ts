@@ -1,0 +1,116 @@
+/**
+ * Everything between a resolved plan and the upstream request, for every front door: provider
+ * selection and the budget reservation, the call's outcome owner, and the translation by the
+ * selected provider's adapter (from the client's body as sent where the APIs match, else from
+ * the internal model).
+ */
+import {
+  AdapterRequestError,
+  adapterFor,
+  type BuildInput,
+  type ModelRequest,
+  type SourceBody,
+  type UpstreamHttpRequest,
+} from '@app/provider-adapters';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Ledger, Principal, RoutePlan, Router, Selection } from '../contracts.ts';
+import { gatewayErrors } from '../errors.ts';
+import type { Upstream } from '../upstream/index.ts';
+import { appliedState } from './applied.ts';
+import { CallOutcome } from './call-outcome.ts';
+import { selectAndReserve } from './select-and-reserve.ts';
+import { UpstreamCall } from './upstream-call.ts';
+
+/** A front door's request: the body as sent, and the internal model, decoded on demand. */
+export interface ClientRequest {
+  readonly source: SourceBody;
+  /** Throws AdapterRequestError for what cannot be translated (a 400 for the client). */
+  decode(): ModelRequest;
+}
+
+export interface PipelineDeps {
+  readonly ledger: Ledger;
+  readonly router: Router;
+  readonly upstream: Upstream;
+  readonly pending: Set<Promise<unknown>>;
+}
+
+export interface PrepareInput {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly plan: RoutePlan;
+  readonly principal: Principal;
+  readonly needs: { readonly tools: boolean; readonly webSearch: boolean };
+  readonly promptTokens: number;
+  readonly outputTokens: number;
+  readonly source: ClientRequest;
+}
+
+export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Promise<UpstreamCall> {
+  const applied = appliedState(input.request);
+  const { selection, reservation } = await selectAndReserve(deps, {
+    plan: input.plan,
+    principal: input.principal,
+    needs: input.needs,
+    promptTokens: input.promptTokens,
+    outputTokens: input.outputTokens,
+    onSelected: (chosen) => {
+      applied.provider = chosen.provider;
+      applied.options = chosen.options;
+    },
+  });
+  const log = input.request.log;
+  const outcome = new CallOutcome({
+    ...deps,
+    reservation,
+    selection,
+    principal: input.principal,
+    plan: input.plan,
+    price: selection.price,
+    promptEstimate: input.promptTokens,
+    log,
+  });
+  const adapter = adapterFor(selection.target.adapter);
+  const request = translate(() => adapter.buildRequest(buildInput(selection, input.source)), outcome);
+  return new UpstreamCall({
+    ...deps,
+    log: log as FastifyBaseLogger,
+    adapter,
+    request,
+    plan: input.plan,
+    selection,
+    outcome,
+    reply: input.reply,
+    clientApi: input.source.source.api,
+  });
+}
+
+function translate(build: () => UpstreamHttpRequest, outcome: CallOutcome): UpstreamHttpRequest {
+  try {
+    return build();
+  } catch (error) {
+    if (!(error instanceof AdapterRequestError)) {
+      outcome.gatewayFault();
+      throw error;
+    }
+    outcome.notSent('not expressible upstream');
+    throw gatewayErrors.create('invalid_request', {
+      reason: `This request cannot be sent to the selected provider: ${error.message}.`,
+    });
+  }
+}
+
+function buildInput(selection: Selection, client: ClientRequest): BuildInput {
+  const { target, options } = selection;
+  return {
+    source: client.source,
+    // A getter: adapters that forward the client's body as sent never decode it.
+    get request() {
+      return client.decode();
+    },
+    offer: target.offer,
+    endpoint: target.endpoint,
+    reasoning: target.offer.efforts[options.effort] ?? { kind: 'omit' },
+    tier: options.tier,
+  };
+}
