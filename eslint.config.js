@@ -82,7 +82,7 @@ export default tseslint.config(
   {
     // Adapters are pure translations: no web framework, no sockets, no gateway code.
     files: ['packages/provider-adapters/src/**/*.ts'],
-    ignores: [...TEST_FILES, '**/fixtures.ts'],
+    ignores: [...TEST_FILES, '**/fixtures.ts', '**/conformance/fixture-reader.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -140,6 +140,8 @@ export interface Selection {
   readonly provider: ProviderId;
   readonly target: UpstreamTarget;
   readonly price: Price;
+  /** Prices of every tier this provider offers the model: the charge follows the tier served. */
+  readonly prices: Readonly<Partial<Record<Tier, Price>>>;
   /** Options as really applied on this provider (e.g. tier=standard where flex is not offered). */
   readonly options: ResolvedOptions;
 }

@@ -7,7 +7,7 @@
  * whether the money was already dealt with.
  */
 import type { AppError } from '@app/http-kit';
-import type { UpstreamFailure, Usage } from '@app/provider-adapters';
+import type { ServedTier, UpstreamFailure, Usage } from '@app/provider-adapters';
 import type { FastifyBaseLogger } from 'fastify';
 import type {
   Ledger,
@@ -44,6 +44,8 @@ export interface Produced {
   readonly usage: Usage | undefined;
   /** Characters of generated text already sent (estimate of output tokens). */
   readonly generatedChars: number;
+  /** The tier the upstream says it served, when it says: the charge follows it. */
+  readonly servedTier?: ServedTier;
 }
 
 const NOTHING: Produced = { usage: undefined, generatedChars: 0 };
@@ -109,7 +111,8 @@ export class CallOutcome {
   }
 
   #settle(produced: Produced, status: UsageRecord['status']): void {
-    const { ledger, reservation, price, plan, promptEstimate } = this.#init;
+    const { ledger, reservation, plan, promptEstimate } = this.#init;
+    const price = this.#priceOf(produced.servedTier);
     const usage: Usage = produced.usage ?? {
       inputTokens: promptEstimate,
       cachedReadTokens: 0,
@@ -127,6 +130,12 @@ export class CallOutcome {
       status,
     };
     this.#track(() => ledger.settle(reservation, record), 'ledger settle failed');
+  }
+
+  /** The served tier's price where the offer has one (priority has none: the asked tier's). */
+  #priceOf(served: ServedTier | undefined): Price {
+    const { selection, price } = this.#init;
+    return served === 'standard' || served === 'flex' ? (selection.prices[served] ?? price) : price;
   }
 
   #release(reason: string): void {

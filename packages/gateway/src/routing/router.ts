@@ -75,6 +75,7 @@ function selectionOf(candidate: Candidate, plan: RoutePlan): Selection {
       timeoutMs: flex ? endpoint.flexTimeoutMs : endpoint.timeoutMs,
     },
     price: offer.prices[plan.options.tier] ?? offer.prices.standard,
+    prices: offer.prices,
     options: plan.options,
   };
 }

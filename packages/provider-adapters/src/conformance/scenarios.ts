@@ -5,7 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { BuildInput, ProviderAdapter, ResponseContext, UpstreamErrorResponse } from '../adapter.ts';
+import {
+  AdapterRequestError,
+  type BuildInput,
+  type ProviderAdapter,
+  type ResponseContext,
+  type UpstreamErrorResponse,
+} from '../adapter.ts';
+import { ADAPTER_TRAITS } from '../endpoints.ts';
+import type { EffortExpression } from '../model/profile.ts';
 import type { WireApi } from '../model/request.ts';
 import type { Usage } from '../model/usage.ts';
 import { collectStream, responseText, responseToolCalls } from './collect.ts';
@@ -163,10 +171,75 @@ function requestShape(adapter: ProviderAdapter): void {
   }
 }
 
+/** A user image and a tool result's text reach the upstream body, whatever its shape. */
+function turnsReachTheBody(adapter: ProviderAdapter): void {
+  const input = canonicalBuildInput(false);
+  const image = {
+    type: 'image' as const,
+    source: { kind: 'base64' as const, mediaType: 'image/png', data: 'iVBORw0KGgoSIMULATED' },
+  };
+  const [first, ...rest] = input.request.turns;
+  const turns = first ? [{ ...first, content: [...first.content, image] }, ...rest] : rest;
+  const body = adapter.buildRequest({ ...input, request: { ...input.request, turns } }).body;
+  assert.ok(body.includes('iVBORw0KGgoSIMULATED'), 'the image is sent');
+  assert.ok(body.includes('sunny'), 'the tool result is sent');
+  assert.ok(body.includes('You are terse.'), 'the system prompt is sent');
+}
+
+/** One expression of each kind, as the catalog's profiles hold them. */
+const EXPRESSIONS: Readonly<Record<EffortExpression['kind'], EffortExpression>> = {
+  omit: { kind: 'omit' },
+  openai: { kind: 'openai', value: 'high' },
+  'anthropic-budget': { kind: 'anthropic-budget', budgetTokens: 4096 },
+  'anthropic-adaptive': { kind: 'anthropic-adaptive', effort: 'high' },
+  'gemini-budget': { kind: 'gemini-budget', budgetTokens: 8192 },
+  'gemini-level': { kind: 'gemini-level', level: 'HIGH' },
+};
+
+/** Each effort kind the API takes changes what is sent; `omit` sends none of them. */
+function effortsAreExpressed(adapter: ProviderAdapter): void {
+  const input = canonicalBuildInput(false);
+  const omitted = adapter.buildRequest(input).body;
+  for (const kind of ADAPTER_TRAITS[adapter.id].effortKinds) {
+    if (kind === 'omit') continue;
+    const body = adapter.buildRequest({ ...input, reasoning: EXPRESSIONS[kind] }).body;
+    assert.notEqual(body, omitted, `effort of kind ${kind} is sent`);
+  }
+}
+
+/**
+ * Web search: the profile's tool is sent where the API has one, refused where it has none.
+ * OpenAI's Chat Completions API expresses it as `web_search_options` (its search models).
+ */
+function webSearch(adapter: ProviderAdapter): void {
+  const input = canonicalBuildInput(false);
+  const tools = [...input.request.tools, { type: 'web_search' as const }];
+  const request = { ...input.request, tools };
+  if (adapter.wireApi === 'openai-chat') {
+    assert.ok(adapter.buildRequest({ ...input, request }).body.includes('"web_search_options"'));
+    return;
+  }
+  if (!ADAPTER_TRAITS[adapter.id].webSearch) {
+    assert.throws(() => adapter.buildRequest({ ...input, request }), AdapterRequestError);
+    return;
+  }
+  const tool = adapter.id.includes('gemini') ? 'googleSearch' : 'web_search_20250305';
+  const offer = { ...input.offer, webSearchTool: tool };
+  assert.ok(adapter.buildRequest({ ...input, offer, request }).body.includes(tool), `${tool} is sent`);
+  assert.throws(
+    () => adapter.buildRequest({ ...input, request }),
+    AdapterRequestError,
+    'no tool in the profile',
+  );
+}
+
 type Scenario = (adapter: ProviderAdapter, fixtures: ConformanceFixtures) => void;
 
 const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
   ['request: absolute URL on the endpoint, JSON body, no credentials', requestShape],
+  ['request: system prompt, images and tool results reach the upstream body', turnsReachTheBody],
+  ['request: every effort kind the API takes is expressed upstream', effortsAreExpressed],
+  ['request: web search with the profile’s tool, or refused where the API has none', webSearch],
   ['text completion: content, finish reason, usage', textCompletion],
   ['tool-call completion: two parallel function calls with JSON arguments', toolCallCompletion],
   ['text stream, cut at any byte: same text, usage and end', textStream],

@@ -2,7 +2,7 @@ import type { ResponseContext, StreamTranslator } from '../adapter.ts';
 import { isJsonObject, parseJson } from '../json.ts';
 import type { StreamEvent } from '../model/response.ts';
 import { SseDecoder } from '../sse.ts';
-import { ChatChunkDecoder } from '../wire/openai-chat/decode-response.ts';
+import { ChatChunkDecoder, servedTierOf } from '../wire/openai-chat/decode-response.ts';
 import { usageFromOpenAI } from '../wire/openai-chat/usage.ts';
 import { mapOpenAIStreamError } from './errors.ts';
 
@@ -20,6 +20,7 @@ export function createOpenAIStreamTranslator(context: ResponseContext): StreamTr
   const chunks = new ChatChunkDecoder();
   const native = context.clientApi === 'openai-chat';
   let finished = false;
+  let tierSeen = false;
 
   function translate(data: string): StreamEvent[] {
     if (finished) return [];
@@ -40,6 +41,11 @@ export function createOpenAIStreamTranslator(context: ResponseContext): StreamTr
     if (!native) return chunks.decode(parsed);
     const usage = usageFromOpenAI(parsed.usage);
     const events: StreamEvent[] = [{ type: 'native', api: 'openai-chat', data: parsed }];
+    const tier = tierSeen ? undefined : servedTierOf(parsed.service_tier);
+    if (tier) {
+      tierSeen = true;
+      events.push({ type: 'served_tier', tier });
+    }
     if (usage) events.push({ type: 'usage', usage });
     return events;
   }

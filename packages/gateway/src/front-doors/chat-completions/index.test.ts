@@ -55,6 +55,7 @@ function fakes(sim: Simulator, settleDelayMs: number, reasoningControl = true) {
       timeoutMs: 5_000,
     },
     price: { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 2 },
+    prices: { standard: { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 2 } },
     options: plan.options,
   };
   const router: Router = { resolve: () => plan, select: async () => selection, report: async () => {} };

@@ -138,3 +138,48 @@ describe('errors of each provider API', () => {
     assert.match(response.json().error.message, /content policy/);
   });
 });
+
+describe('X-Gateway-Applied reports the tier the upstream served', () => {
+  test('flex asked, standard served: tier=standard, charged at the standard price', async (t) => {
+    const server: Server = createServer((request, response) => {
+      if (request.headers.accept === 'text/event-stream') {
+        const chunk = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+        const base = { id: 'chatcmpl-tier', object: 'chat.completion.chunk', created: 1, model: 'm' };
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(
+          chunk({ ...base, service_tier: 'default', choices: [{ index: 0, delta: { content: 'ok' } }] }) +
+            chunk({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) +
+            chunk({ ...base, choices: [], usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } }) +
+            'data: [DONE]\n\n',
+        );
+        return;
+      }
+      const body = JSON.stringify({
+        id: 'chatcmpl-tier',
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-5.4-2026-03-05',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1_000_000, completion_tokens: 0, total_tokens: 1_000_000 },
+        service_tier: 'default',
+      });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => server.close());
+    const { port } = server.address() as AddressInfo;
+    const gateway = await startChatApp({ endpoint: { baseUrl: `http://127.0.0.1:${port}/v1` } });
+    t.after(() => gateway.close());
+    const response = await post(gateway, { model: 'gpt-5.4:flex@developer', messages });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.match(String(response.headers['x-gateway-applied']), /tier=standard/);
+    const streamed = await post(gateway, { model: 'gpt-5.4:flex@developer', messages, stream: true });
+    assert.equal(streamed.statusCode, 200, streamed.body);
+    const rows = await gateway.settledUsage(2);
+    assert.deepEqual(
+      rows.map((row) => row.cost_micros),
+      [2_500_000, 2_500_000],
+      'a million input tokens at the standard $2.50, not the flex $1.25, streamed or not',
+    );
+  });
+});

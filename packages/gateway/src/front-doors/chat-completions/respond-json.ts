@@ -50,7 +50,11 @@ export async function respondJson(
     throw outcome.failed({ kind: 'server', status: 502, message: `${error.message}.` });
   }
   const { response, native } = parsed;
-  outcome.succeeded({ usage: response.usage, generatedChars: response.usage ? 0 : generatedChars(response) });
+  outcome.succeeded({
+    usage: response.usage,
+    generatedChars: response.usage ? 0 : generatedChars(response),
+    ...(response.servedTier ? { servedTier: response.servedTier } : {}),
+  });
   // X-Gateway-Applied reports the tier the upstream says it served.
   const applied = appliedState(request);
   if (response.servedTier && applied.options)

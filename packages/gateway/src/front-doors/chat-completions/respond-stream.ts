@@ -7,9 +7,16 @@
  */
 import { PassThrough } from 'node:stream';
 import { type AppError, isAppError } from '@app/http-kit';
-import { openAIChat, type StreamEvent, type UpstreamFailure, type Usage } from '@app/provider-adapters';
+import {
+  openAIChat,
+  type ServedTier,
+  type StreamEvent,
+  type UpstreamFailure,
+  type Usage,
+} from '@app/provider-adapters';
 import { gatewayErrors } from '../../errors.ts';
 import { failureFromTransport, sseErrorEvent } from '../../pipeline/failures.ts';
+import type { Produced } from '../../pipeline/call-outcome.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import { TransportError, type UpstreamResponse } from '../../upstream/index.ts';
 import { chunkChars, shapeNativeChunk } from './native-chunks.ts';
@@ -72,6 +79,7 @@ class SseSession {
   readonly #encoder: openAIChat.ChatChunkEncoder;
   #keepAlive: NodeJS.Timeout | undefined;
   #usage: Usage | undefined;
+  #servedTier: ServedTier | undefined;
   #streamedChars = 0;
   /** [DONE] was sent. */
   #completed = false;
@@ -165,6 +173,10 @@ class SseSession {
           this.#passthrough = true;
           batch += this.#native(event.data);
           break;
+        case 'served_tier':
+          // The headers are already sent; the charge still follows the tier served.
+          this.#servedTier = event.tier;
+          break;
         case 'usage':
           this.#usage = event.usage;
           if (!this.#passthrough) batch += this.#encoded(event);
@@ -214,8 +226,12 @@ class SseSession {
     this.#end(sseErrorEvent(gatewayErrors.create('internal', {})));
   }
 
-  #produced() {
-    return { usage: this.#usage, generatedChars: this.#streamedChars };
+  #produced(): Produced {
+    return {
+      usage: this.#usage,
+      generatedChars: this.#streamedChars,
+      ...(this.#servedTier ? { servedTier: this.#servedTier } : {}),
+    };
   }
 
   /** Before anything was streamed: the client left (true), or the failure as an AppError. */
