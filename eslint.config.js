@@ -79,6 +79,7 @@ export default tseslint.config(
   ),
   boundary('upstream', ['front-doors', 'pipeline', 'routing', 'access', 'cli']),
   boundary('access', ['front-doors', 'pipeline', 'routing', 'upstream']),
+  boundary('ledger', ['front-doors', 'pipeline', 'routing', 'upstream', 'access']),
   {
     // Adapters are pure translations: no web framework, no sockets, no gateway code.
     files: ['packages/provider-adapters/src/**/*.ts'],

@@ -22,7 +22,7 @@ import {
   setAllocation,
 } from './admin.ts';
 import { loadSigningKeys, type SigningKeys, signingKeyLocation } from './keys.ts';
-import { createLedger } from './ledger.ts';
+import { createLedger } from '../ledger/ledger.ts';
 
 const POLICY = { defaultTtl: '7d', maxTtl: '30d' };
 

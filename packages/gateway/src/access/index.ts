@@ -7,7 +7,7 @@ import type { AccessConfig } from './config.ts';
 import { createAccessControl } from './control.ts';
 import { parseDuration } from './duration.ts';
 import { loadSigningKeys, signingKeyLocation } from './keys.ts';
-import { createLedger } from './ledger.ts';
+import { createLedger } from '../ledger/ledger.ts';
 import { subscribeRevocations } from './revocation-bus.ts';
 
 export interface AccessDeps {

@@ -10,9 +10,9 @@ import pino from 'pino';
 import { loadGatewayConfig } from '../config.ts';
 import type { Principal, Reservation } from '../contracts.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
-import { type Access, createAccess } from './index.ts';
+import { type Access, createAccess } from '../access/index.ts';
 import { createLedger } from './ledger.ts';
-import { seedAccount } from './testing.ts';
+import { seedAccount } from '../access/testing.ts';
 
 const log = pino({ level: 'silent' });
 const usage = (costMicros: number) =>
