@@ -143,7 +143,8 @@ async function main(): Promise<void> {
   const proxy = await spawnServer({ role: 'proxy', simulatorUrl: simulator.ready.url });
   const gateway = await spawnServer({
     role: 'gateway',
-    simulatorUrl: simulator.ready.url,
+    simulatorUrl: simulator.ready.origin ?? '',
+    simulatorEnv: simulator.ready.env ?? {},
     logLevel: args['log-level'],
     dbDir: args['db-dir'],
     databaseUrl: args['database-url'],

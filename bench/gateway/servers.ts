@@ -21,14 +21,22 @@ export type ServerRole =
   | { role: 'proxy'; simulatorUrl: string }
   | {
       role: 'gateway';
+      /** The simulator's origin and the credentials it issued (the gateway signs with them). */
       simulatorUrl: string;
+      simulatorEnv: Readonly<Record<string, string>>;
       logLevel: string;
       /** Directory of the temp SQLite file (default: the OS temp dir). */
       dbDir: string | undefined;
       /** A PostgreSQL URL instead of SQLite: the bench uses (and drops) a schema of its own. */
       databaseUrl: string | undefined;
     };
-export type Ready = { url: string; token?: string };
+export type Ready = {
+  url: string;
+  token?: string;
+  /** The simulator's: its origin and credential environment, for the gateway. */
+  origin?: string;
+  env?: Readonly<Record<string, string>>;
+};
 
 const port = parentPort;
 if (!port) throw new Error('servers.ts runs as a worker thread');
@@ -58,7 +66,7 @@ async function startGateway(role: Extract<ServerRole, { role: 'gateway' }>) {
   const postgres = isPostgresUrl(config.databaseUrl);
   const database = await openDatabase<GatewayDatabase>(config.databaseUrl, postgres ? { schema } : {});
   const simulatorUrl = role.simulatorUrl;
-  const app = await buildApp(config, { database, simulatorUrl, logStream: discard });
+  const app = await buildApp(config, { database, simulatorUrl, env: role.simulatorEnv, logStream: discard });
   const { token } = await seedAccount(database, {
     email: 'bench@example.com',
     projectSlug: 'bench',
@@ -84,7 +92,8 @@ async function start(role: ServerRole): Promise<{ ready: Ready; close(): Promise
     return { ready: { url: proxy.url }, close: () => proxy.close() };
   }
   const sim = await startSimulator({ behaviour: { tokenDelayMs: 0, firstTokenDelayMs: 0, replyTokens: 16 } });
-  return { ready: { url: sim.baseUrl }, close: () => sim.close() };
+  const ready = { url: sim.baseUrl, origin: sim.url, env: sim.credentialEnv };
+  return { ready, close: () => sim.close() };
 }
 
 const server = await start(data);
