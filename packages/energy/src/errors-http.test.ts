@@ -35,4 +35,17 @@ describe('bad requests', () => {
     const list = await h.app.inject({ url: `/api/v1/buildings.json?token=${token}` });
     assert.deepEqual(list.json(), []);
   });
+
+  test("a malformed or over-long path is 400 bad_request in the service's format, never Fastify's", async () => {
+    for (const url of [
+      '/api/v1/buildings/%',
+      '/api/v1/operations/%ff',
+      `/api/v1/operations/${'1'.repeat(200)}`,
+    ]) {
+      const response = await h.app.inject({ url: `${url}?token=${token}` });
+      assert.equal(response.statusCode, 400, url);
+      assert.equal(response.json().error.code, 'bad_request');
+      assert.doesNotMatch(response.body, /FST_|statusCode/);
+    }
+  });
 });

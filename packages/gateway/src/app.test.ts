@@ -39,6 +39,15 @@ describe('gateway framework errors', () => {
     await isolated.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
+  it("a malformed or over-long path is 400 invalid_request in the OpenAI envelope, never Fastify's", async () => {
+    for (const url of ['/v1/models/%ff', '/v1/models/%', `/v1/models/${'a'.repeat(200)}`]) {
+      const response = await app.inject({ url, headers: { authorization: `Bearer ${token}` } });
+      assert.equal(response.statusCode, 400, url);
+      assert.equal(response.json().error.code, 'invalid_request');
+      assert.equal(response.json().error.type, 'invalid_request_error');
+      assert.doesNotMatch(response.body, /FST_|statusCode/);
+    }
+  });
 
   const post = (payload: string, contentType = 'application/json') =>
     app.inject({

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import pino from 'pino';
 import { type ErrorHandling, installErrorHandler } from './error-handler.ts';
 import { installHealth } from './health.ts';
@@ -42,6 +48,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     genReqId: () => randomUUID(),
     logController: new OneLinePerRequest(),
     return503OnClosing: true,
+    frameworkErrors: (error, request, reply) => renderFrameworkError(options.errors, error, request, reply),
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
     },
@@ -61,6 +68,26 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   installMetrics(app, { prefix: options.service, defaultMetrics: options.defaultMetrics ?? true });
   installHealth(app, options.ready);
   return app as unknown as FastifyInstance;
+}
+
+/**
+ * Errors Fastify raises before routing (a malformed percent-escape in the path, a path
+ * parameter over the router's length limit) skip the error handler; without this they would be
+ * answered in Fastify's own body, naming its internal codes, instead of the service's format.
+ */
+function renderFrameworkError(
+  errors: ErrorHandling,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A segment of the request path is longer than any identifier of this service.'
+      : 'The request path is not a valid URL: it contains a malformed percent-escape.';
+  const appError = errors.fromFramework('bad_request', message, request);
+  reply.code(appError.status);
+  void Promise.resolve(errors.render(appError, request, reply)).catch(() => reply.code(500).send());
 }
 
 /**
