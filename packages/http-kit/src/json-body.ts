@@ -3,6 +3,21 @@ import { parse } from 'secure-json-parse';
 import { reservedKeyMessage } from './safe-keys.ts';
 
 const OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
+/**
+ * Deepest nesting of objects and arrays accepted. Real requests stay far below it (a tool's
+ * JSON schema nests a few dozen levels at most); thousands of levels only overflow the stack of
+ * whatever serialises the body later, after money has been reserved.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** True when `value` nests objects and arrays deeper than `limit` (stops looking as soon as it does). */
+function deeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (limit === 0) return true;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  for (const child of children) if (deeperThan(child, limit - 1)) return true;
+  return false;
+}
 
 /** A 400 that the kit's error handler classifies as a bad request with this message. */
 class BodyError extends Error {
@@ -33,10 +48,18 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       done(Object.assign(empty, { statusCode: 400 }), undefined);
       return;
     }
+    let parsed: unknown;
     try {
-      done(null, parse(text, undefined, OPTIONS));
+      parsed = parse(text, undefined, OPTIONS);
     } catch (error) {
       done(failure(error, text), undefined);
+      return;
     }
+    if (deeperThan(parsed, MAX_JSON_DEPTH))
+      done(
+        new BodyError(`The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`),
+        undefined,
+      );
+    else done(null, parsed);
   });
 }

@@ -183,3 +183,24 @@ describe('X-Gateway-Applied reports the tier the upstream served', () => {
     );
   });
 });
+
+describe('hostile bodies', () => {
+  test('5,000 levels of nesting: 400 before anything is reserved or sent (was a 500 holding budget)', async (t) => {
+    const gateway = await startChatApp();
+    t.after(() => gateway.close());
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    for (const at of ['metadata', 'tools']) {
+      const response = await gateway.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: gateway.headers({ 'content-type': 'application/json' }),
+        payload: `{"model":"gpt-5.4@developer","messages":[{"role":"user","content":"hi"}],"${at}":${deep}}`,
+      });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json().error.code, 'invalid_request');
+      assert.match(response.json().error.message, /deeper than 128 levels/);
+    }
+    assert.deepEqual(await gateway.settledUsage(0), [], 'no reservation was made');
+    assert.equal(gateway.sim.received.length, 0);
+  });
+});
