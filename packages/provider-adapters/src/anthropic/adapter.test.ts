@@ -233,14 +233,14 @@ describe('anthropic effort', () => {
     assert.equal(json.temperature, 0.3);
   });
 
-  test('4.5-style budget: enabled + budget below max_tokens, no effort', () => {
+  test('4.5-style budget: enabled + budget inside the client limit, which is never raised; no effort', () => {
     const json = think(
       SONNET_45,
       { kind: 'anthropic-budget', budgetTokens: 4096 },
       { maxOutputTokens: 2048 },
     );
-    assert.deepEqual(json.thinking, { type: 'enabled', budget_tokens: 4096 });
-    assert.equal(json.max_tokens, 4096 + 2048);
+    assert.deepEqual(json.thinking, { type: 'enabled', budget_tokens: 2047 }, 'shrunk to fit the limit');
+    assert.equal(json.max_tokens, 2048, 'the limit the gateway reserved for');
     assert.equal('output_config' in json, false);
     assert.equal('temperature' in json, false, 'thinking refuses temperature changes');
     assert.deepEqual(json.tool_choice, { type: 'auto' }, 'thinking refuses a forced tool choice');
@@ -259,12 +259,15 @@ describe('anthropic effort', () => {
       { ...SONNET_45, maxOutputTokens: 5000 },
       { kind: 'anthropic-budget', budgetTokens: 4096 },
     );
-    assert.equal(capped.max_tokens, 5000);
+    assert.equal(capped.max_tokens, 2048, "the canonical request's own limit, not raised");
+    assert.deepEqual(capped.thinking, { type: 'enabled', budget_tokens: 2047 });
     const impossible = think(
-      { ...SONNET_45, maxOutputTokens: 4096 },
+      SONNET_45,
       { kind: 'anthropic-budget', budgetTokens: 4096 },
+      { maxOutputTokens: 1024 },
     );
-    assert.equal('thinking' in impossible, false);
+    assert.equal('thinking' in impossible, false, 'no budget of 1024 fits below a limit of 1024');
+    assert.equal(impossible.max_tokens, 1024);
     assert.equal(impossible.temperature, 0.3);
   });
 

@@ -42,11 +42,11 @@ function fields(
 
 describe('bedrock-converse request: what Bedrock accepts for Claude', () => {
   test('effort kinds become exactly Anthropic keys, never reasoning_effort', () => {
-    assert.deepEqual(fields({ kind: 'anthropic-budget', budgetTokens: 4096 }).extra, {
-      thinking: { type: 'enabled', budget_tokens: 4096 },
+    assert.deepEqual(fields({ kind: 'anthropic-budget', budgetTokens: 1024 }).extra, {
+      thinking: { type: 'enabled', budget_tokens: 1024 },
     });
-    assert.deepEqual(fields({ kind: 'anthropic-budget', budgetTokens: 2048, effort: 'medium' }).extra, {
-      thinking: { type: 'enabled', budget_tokens: 2048 },
+    assert.deepEqual(fields({ kind: 'anthropic-budget', budgetTokens: 1536, effort: 'medium' }).extra, {
+      thinking: { type: 'enabled', budget_tokens: 1536 },
       output_config: { effort: 'medium' },
     });
     assert.deepEqual(fields({ kind: 'anthropic-adaptive', effort: 'max' }, SONNET_46).extra, {
@@ -59,20 +59,23 @@ describe('bedrock-converse request: what Bedrock accepts for Claude', () => {
     assert.equal('additionalModelRequestFields' in fields({ kind: 'omit' }).json, false);
   });
 
-  test('budget: at least 1024, below maxTokens (raised within the ceiling), else thinking is dropped', () => {
-    const raised = fields({ kind: 'anthropic-budget', budgetTokens: 4096 }, SONNET_45, {
+  test('budget: at least 1024, below maxTokens (never raised: it is what was reserved), else dropped', () => {
+    const shrunk = fields({ kind: 'anthropic-budget', budgetTokens: 4096 }, SONNET_45, {
       maxOutputTokens: 2048,
     });
-    assert.equal(raised.inference.maxTokens, 6144);
+    assert.equal(shrunk.inference.maxTokens, 2048);
+    assert.deepEqual(shrunk.extra, { thinking: { type: 'enabled', budget_tokens: 2047 } });
     const floor = fields({ kind: 'anthropic-budget', budgetTokens: 512 }, SONNET_45, {
       maxOutputTokens: 2048,
     });
     assert.deepEqual(floor.extra, { thinking: { type: 'enabled', budget_tokens: 1024 } });
     assert.equal(floor.inference.maxTokens, 2048);
-    const small = { ...SONNET_45, maxOutputTokens: 4096 };
-    const dropped = fields({ kind: 'anthropic-budget', budgetTokens: 4096 }, small, { temperature: 0.3 });
+    const dropped = fields({ kind: 'anthropic-budget', budgetTokens: 4096 }, SONNET_45, {
+      temperature: 0.3,
+      maxOutputTokens: 1024,
+    });
     assert.equal(dropped.extra, undefined);
-    assert.deepEqual(dropped.inference, { maxTokens: 2048, temperature: 0.3 });
+    assert.deepEqual(dropped.inference, { maxTokens: 1024, temperature: 0.3 });
   });
 
   test('thinking on: no temperature/topP, a forced tool choice becomes auto', () => {

@@ -5,7 +5,7 @@
  * and `output_config`, never OpenAI's `reasoning_effort`.
  */
 import { AdapterRequestError } from '../adapter.ts';
-import type { EffortExpression, OfferProfile } from '../model/profile.ts';
+import type { EffortExpression } from '../model/profile.ts';
 import type { ClaudeFields } from './wire.ts';
 
 /** Anthropic's smallest thinking budget. */
@@ -24,33 +24,24 @@ function withEffort(fields: ClaudeFields, effort: string | undefined): ClaudeFie
 }
 
 /**
- * Claude needs `budget_tokens` below `max_tokens`: the limit is raised to leave the answer the
- * room the client asked for, within the model's ceiling; when even the budget does not fit
- * under the ceiling, thinking is dropped rather than sending a request Claude refuses.
+ * Claude needs `budget_tokens` below `maxTokens`. The limit is never raised for it: it counts
+ * reasoning and is what the gateway reserved budget for, so the budget shrinks to fit under it,
+ * and a limit too small for the smallest budget goes without thinking rather than be refused
+ * or billed past the reservation.
  */
-function budgetPlan(
-  budgetTokens: number,
-  effort: string | undefined,
-  maxTokens: number,
-  offer: OfferProfile,
-) {
-  const budget = Math.max(budgetTokens, MIN_BUDGET_TOKENS);
-  if (budget >= offer.maxOutputTokens) return { fields: {}, maxTokens, thinking: false };
-  const raised = budget < maxTokens ? maxTokens : Math.min(budget + maxTokens, offer.maxOutputTokens);
+function budgetPlan(budgetTokens: number, effort: string | undefined, maxTokens: number) {
+  const budget = Math.min(Math.max(budgetTokens, MIN_BUDGET_TOKENS), maxTokens - 1);
+  if (budget < MIN_BUDGET_TOKENS) return { fields: {}, maxTokens, thinking: false };
   const fields = withEffort({ thinking: { type: 'enabled', budget_tokens: budget } }, effort);
-  return { fields, maxTokens: raised, thinking: true };
+  return { fields, maxTokens, thinking: true };
 }
 
-export function reasoningPlan(
-  reasoning: EffortExpression,
-  maxTokens: number,
-  offer: OfferProfile,
-): ReasoningPlan {
+export function reasoningPlan(reasoning: EffortExpression, maxTokens: number): ReasoningPlan {
   switch (reasoning.kind) {
     case 'omit':
       return { fields: {}, maxTokens, thinking: false };
     case 'anthropic-budget':
-      return budgetPlan(reasoning.budgetTokens, reasoning.effort, maxTokens, offer);
+      return budgetPlan(reasoning.budgetTokens, reasoning.effort, maxTokens);
     case 'anthropic-adaptive':
       return {
         fields: withEffort({ thinking: { type: 'adaptive' } }, reasoning.effort),

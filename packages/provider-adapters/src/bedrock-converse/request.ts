@@ -78,7 +78,7 @@ function outputConfig(format: ResponseFormat | undefined): ConverseRequest['outp
 export function converseBody(input: BuildInput): ConverseRequest {
   const { request, offer } = input;
   const limit = Math.min(request.maxOutputTokens ?? offer.defaultMaxOutputTokens, offer.maxOutputTokens);
-  const plan = reasoningPlan(input.reasoning, limit, offer);
+  const plan = reasoningPlan(input.reasoning, limit);
   const body: ConverseRequest = {
     messages: converseMessages(request.turns),
     inferenceConfig: inferenceConfig(request, plan.maxTokens, plan.thinking),

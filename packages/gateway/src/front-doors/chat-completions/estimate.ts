@@ -30,8 +30,16 @@ export function estimatePromptTokens(body: ChatRequestBody): number {
   return Math.ceil(chars / CHARS_PER_TOKEN) + PER_MESSAGE_TOKENS * body.messages.length;
 }
 
-/** The most output the request can produce: the client's limit, capped by the model's. */
+/**
+ * The most output the request can make the upstream bill: the client's limit (capped by the
+ * model's) for each of the `n` completions asked for. The prompt is billed once.
+ */
 export function maxOutputTokens(body: ChatRequestBody, plan: RoutePlan): number {
   const asked = body.max_completion_tokens ?? body.max_tokens;
-  return typeof asked === 'number' ? Math.min(asked, plan.maxOutputTokens) : plan.maxOutputTokens;
+  const each = typeof asked === 'number' ? Math.min(asked, plan.maxOutputTokens) : plan.maxOutputTokens;
+  return each * choicesOf(body);
+}
+
+export function choicesOf(body: ChatRequestBody): number {
+  return typeof body.n === 'number' ? body.n : 1;
 }

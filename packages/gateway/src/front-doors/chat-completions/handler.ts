@@ -6,11 +6,12 @@
 import { isAppError } from '@app/http-kit';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessControl, Ledger, Router } from '../../contracts.ts';
+import { gatewayErrors } from '../../errors.ts';
 import { appliedState } from '../../pipeline/applied.ts';
 import { prepareCall } from '../../pipeline/prepare-call.ts';
 import type { Upstream } from '../../upstream/index.ts';
 import { chatSource } from './decode.ts';
-import { estimatePromptTokens, maxOutputTokens } from './estimate.ts';
+import { choicesOf, estimatePromptTokens, maxOutputTokens } from './estimate.ts';
 import { isStream, needsOf, routingHeaders, wantsUsage } from './inputs.ts';
 import type { ChatRequestBody } from './request-schema.ts';
 import { respondJson } from './respond-json.ts';
@@ -35,6 +36,7 @@ export function chatHandler(deps: HandlerDeps) {
     const applied = appliedState(request);
 
     const principal = await deps.access.authenticate(request);
+    refuseTooManyChoices(body, deps.upstream.config.maxChoices);
 
     const plan = deps.router.resolve(body.model, routingHeaders(request.headers, body));
     applied.model = plan.model;
@@ -74,4 +76,11 @@ export function chatHandler(deps: HandlerDeps) {
     reply.raw.destroy();
     return undefined;
   };
+}
+
+/** Every completion asked for is reserved for; past the configured number, none is served. */
+function refuseTooManyChoices(body: ChatRequestBody, max: number): void {
+  if (choicesOf(body) <= max) return;
+  const reason = `'n' is ${choicesOf(body)}; this gateway generates at most ${max} completions per request.`;
+  throw gatewayErrors.create('invalid_request', { reason }, { param: 'n' });
 }

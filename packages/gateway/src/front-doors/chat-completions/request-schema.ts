@@ -29,6 +29,9 @@ export const ChatRequestSchema = Type.Object(
       Type.Object({ include_usage: nullable(Type.Boolean()) }, { ...open, description: 'Streams only' }),
     ),
     tools: Type.Optional(Type.Array(Type.Object({ type: Type.String() }, open))),
+    n: nullable(
+      Type.Integer({ minimum: 1, description: 'Completions to generate; at most GATEWAY_MAX_CHOICES' }),
+    ),
     max_tokens: nullable(Type.Integer({ minimum: 1 })),
     max_completion_tokens: nullable(Type.Integer({ minimum: 1 })),
     reasoning_effort: nullable(

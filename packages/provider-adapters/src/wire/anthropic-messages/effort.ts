@@ -37,18 +37,15 @@ function withEffort(body: JsonObject, effort: string | undefined): void {
 }
 
 /**
- * A budget must be at least 1024 and below max_tokens. The limit is raised to leave the
- * visible allowance on top of the budget, but never above the model's ceiling; when even the
- * ceiling cannot hold the budget, the request goes without thinking rather than be refused.
+ * A budget must be at least 1024 and below max_tokens. max_tokens is never raised for it: the
+ * client's limit counts reasoning (as every API counts it) and is what the gateway reserved
+ * budget for, so the budget shrinks to fit under it, and a limit too small for the smallest
+ * budget goes without thinking rather than be refused or billed past the reservation.
  */
-function applyBudget(body: JsonObject, budgetTokens: number, edits: EffortEdits): boolean {
-  const budget = Math.max(MIN_THINKING_BUDGET, budgetTokens);
-  const current = typeof body.max_tokens === 'number' ? body.max_tokens : 0;
-  if (current <= budget) {
-    const visible = edits.requestedMaxTokens ?? edits.offer.defaultMaxOutputTokens;
-    body.max_tokens = Math.min(budget + visible, edits.offer.maxOutputTokens);
-  }
-  if ((body.max_tokens as number) <= budget) return false;
+function applyBudget(body: JsonObject, budgetTokens: number): boolean {
+  const limit = typeof body.max_tokens === 'number' ? body.max_tokens : 0;
+  const budget = Math.min(Math.max(MIN_THINKING_BUDGET, budgetTokens), limit - 1);
+  if (budget < MIN_THINKING_BUDGET) return false;
   body.thinking = { type: 'enabled', budget_tokens: budget };
   return true;
 }
@@ -91,6 +88,6 @@ export function applyEffort(body: JsonObject, edits: EffortEdits): void {
   delete body.thinking;
   withEffort(body, reasoning.effort);
   if (reasoning.kind === 'anthropic-adaptive') body.thinking = { type: 'adaptive' };
-  else if (!applyBudget(body, reasoning.budgetTokens, edits)) return;
+  else if (!applyBudget(body, reasoning.budgetTokens)) return;
   fitThinking(body);
 }

@@ -170,6 +170,9 @@ function optionalNumber(value: unknown): number | undefined {
 }
 
 export function decodeChatRequest(request: ChatCompletionRequest): ModelRequest {
+  // Other APIs answer with one completion; dropping `n` silently would return fewer than asked.
+  if (typeof request.n === 'number' && request.n > 1)
+    throw new WireDecodeError(`'n' > 1 (several completions) cannot be sent to this provider`);
   const { system, turns } = conversation(request.messages);
   const stop = request.stop;
   const optional = {
