@@ -1,5 +1,6 @@
 import { createRedis, type Database, migrateToLatest, openDatabase, type Redis } from '@app/db';
-import { type App, createServer } from '@app/http-kit';
+import { type App, createServer, registryOf } from '@app/http-kit';
+import { Counter } from 'prom-client';
 import { createAccess } from './access/index.ts';
 import { chatRoutes } from './front-doors/chat-completions/index.ts';
 import type { GatewayConfig } from './config.ts';
@@ -80,12 +81,31 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     closers.push(() => upstream.close());
     await app.register(access.routes);
     await app.register(routing.routes);
+    const anomalies = usageAnomalyCounter(app);
     await app.register(
-      chatRoutes({ access: access.control, ledger: access.ledger, router: routing.router, upstream }),
+      chatRoutes({
+        access: access.control,
+        ledger: access.ledger,
+        router: routing.router,
+        upstream,
+        onUsageAnomaly: (provider) => anomalies?.inc({ provider }),
+      }),
     );
   } catch (error) {
     await app.close();
     throw error;
   }
   return app;
+}
+
+/** Upstream usage figures charged at the bound of what the request could produce. */
+function usageAnomalyCounter(app: App): Counter<'provider'> | undefined {
+  const registry = registryOf(app);
+  if (!registry) return undefined;
+  return new Counter({
+    name: 'gateway_usage_anomalies_total',
+    help: 'Upstream usage figures beyond what the request could produce, charged at the bound, by provider',
+    labelNames: ['provider'] as const,
+    registers: [registry],
+  });
 }

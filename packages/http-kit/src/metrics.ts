@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
+const registries = new WeakMap<FastifyInstance, Registry>();
+
+/** The app's own metrics registry, for a service's domain metrics beside the kit's. */
+export function registryOf(app: FastifyInstance): Registry | undefined {
+  return registries.get(app);
+}
+
 /**
  * One registry per app instance (not prom-client's global one) so that several apps in one
  * process, as in tests, keep separate counters.
@@ -10,6 +17,7 @@ export function installMetrics(
   options: { prefix: string; defaultMetrics: boolean },
 ): Registry {
   const registry = new Registry();
+  registries.set(app, registry);
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix: `${options.prefix}_` });
   const requests = new Counter({
     name: `${options.prefix}_http_requests_total`,

@@ -23,6 +23,7 @@ import type {
 import { afterResponse } from './after-response.ts';
 import { costMicros, estimateOutputTokens } from './estimate.ts';
 import { failureError } from './failures.ts';
+import { boundUsage } from './usage-bounds.ts';
 
 export interface OutcomeInit {
   readonly ledger: Ledger;
@@ -34,6 +35,10 @@ export interface OutcomeInit {
   readonly price: Price;
   /** The front door's prompt estimate, charged when the upstream reports no usage. */
   readonly promptEstimate: number;
+  /** The most output the request could make the upstream bill (what was reserved for). */
+  readonly outputLimit: number;
+  /** Counts an upstream usage figure beyond what the request could produce (a metric). */
+  readonly onUsageAnomaly?: (provider: string) => void;
   readonly log: FastifyBaseLogger;
   /** Ledger writes and router reports still running after their response was sent. */
   readonly pending: Set<Promise<unknown>>;
@@ -113,14 +118,16 @@ export class CallOutcome {
   #settle(produced: Produced, status: UsageRecord['status']): void {
     const { ledger, reservation, plan, promptEstimate } = this.#init;
     const price = this.#priceOf(produced.servedTier);
-    const usage: Usage = produced.usage ?? {
-      inputTokens: promptEstimate,
-      cachedReadTokens: 0,
-      cacheWriteTokens: 0,
-      outputTokens: estimateOutputTokens(produced.generatedChars),
-      reasoningTokens: 0,
-      webSearchRequests: 0,
-    };
+    const usage = this.#bounded(
+      produced.usage ?? {
+        inputTokens: promptEstimate,
+        cachedReadTokens: 0,
+        cacheWriteTokens: 0,
+        outputTokens: estimateOutputTokens(produced.generatedChars),
+        reasoningTokens: 0,
+        webSearchRequests: 0,
+      },
+    );
     const record: UsageRecord = {
       model: plan.model,
       promptTokens: usage.inputTokens,
@@ -130,6 +137,23 @@ export class CallOutcome {
       status,
     };
     this.#track(() => ledger.settle(reservation, record), 'ledger settle failed');
+  }
+
+  /** The usage within what the request could produce; beyond it is logged and counted. */
+  #bounded(reported: Usage): Usage {
+    const { plan, outputLimit, selection, log, onUsageAnomaly } = this.#init;
+    const { usage, exceeded } = boundUsage(reported, {
+      inputTokens: plan.contextWindow,
+      outputTokens: outputLimit,
+    });
+    if (exceeded.length > 0) {
+      log.warn(
+        { provider: selection.provider, model: plan.model, exceeded, reported, charged: usage },
+        'upstream usage beyond what the request could produce; charged at the bound',
+      );
+      onUsageAnomaly?.(selection.provider);
+    }
+    return usage;
   }
 
   /** The served tier's price where the offer has one (priority has none: the asked tier's). */

@@ -33,6 +33,8 @@ export interface PipelineDeps {
   readonly router: Router;
   readonly upstream: Upstream;
   readonly pending: Set<Promise<unknown>>;
+  /** Counts upstream usage figures beyond what a request could produce. */
+  readonly onUsageAnomaly?: (provider: string) => void;
 }
 
 export interface PrepareInput {
@@ -68,6 +70,7 @@ export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Prom
     plan: input.plan,
     price: selection.price,
     promptEstimate: input.promptTokens,
+    outputLimit: input.outputTokens,
     log,
   });
   const adapter = adapterFor(selection.target.adapter);

@@ -22,7 +22,12 @@ export const NO_USAGE: Usage = Object.freeze({
   webSearchRequests: 0,
 });
 
-/** A token count as an upstream reports it: a non-negative integer, anything else 0. */
+/**
+ * A token count as an upstream reports it: a non-negative integer. Anything that is not a
+ * non-negative number is 0; a count beyond what JavaScript represents exactly is pinned to
+ * MAX_SAFE_INTEGER (not 0: the gateway must see that it is huge, bound it and report it).
+ */
 export function tokenCount(value: unknown): number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+  if (typeof value !== 'number' || !(value >= 0)) return 0;
+  return value >= Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : Math.floor(value);
 }

@@ -25,6 +25,7 @@ export interface HandlerDeps {
   readonly log: FastifyBaseLogger;
   /** Ledger writes and router reports still running after their response was sent. */
   readonly pending: Set<Promise<unknown>>;
+  readonly onUsageAnomaly?: (provider: string) => void;
 }
 
 export function chatHandler(deps: HandlerDeps) {

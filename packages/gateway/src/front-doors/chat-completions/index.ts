@@ -11,6 +11,8 @@ export interface ChatDeps {
   readonly ledger: Ledger;
   readonly router: Router;
   readonly upstream: Upstream;
+  /** Counts upstream usage figures beyond what a request could produce (a metric). */
+  readonly onUsageAnomaly?: (provider: string) => void;
 }
 
 const DESCRIPTION = `OpenAI-compatible chat completions. Name the model as \`<base>[:<modifier>]...[@<provider>]\`

@@ -149,7 +149,7 @@ describe('X-Gateway-Applied reports the tier the upstream served', () => {
         response.end(
           chunk({ ...base, service_tier: 'default', choices: [{ index: 0, delta: { content: 'ok' } }] }) +
             chunk({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) +
-            chunk({ ...base, choices: [], usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } }) +
+            chunk({ ...base, choices: [], usage: { prompt_tokens: 200_000, completion_tokens: 0 } }) +
             'data: [DONE]\n\n',
         );
         return;
@@ -160,7 +160,7 @@ describe('X-Gateway-Applied reports the tier the upstream served', () => {
         created: 1,
         model: 'gpt-5.4-2026-03-05',
         choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 1_000_000, completion_tokens: 0, total_tokens: 1_000_000 },
+        usage: { prompt_tokens: 200_000, completion_tokens: 0, total_tokens: 200_000 },
         service_tier: 'default',
       });
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);
@@ -178,8 +178,8 @@ describe('X-Gateway-Applied reports the tier the upstream served', () => {
     const rows = await gateway.settledUsage(2);
     assert.deepEqual(
       rows.map((row) => row.cost_micros),
-      [2_500_000, 2_500_000],
-      'a million input tokens at the standard $2.50, not the flex $1.25, streamed or not',
+      [500_000, 500_000],
+      '200,000 input tokens at the standard $2.50 per million, not the flex $1.25, streamed or not',
     );
   });
 });
@@ -202,5 +202,38 @@ describe('hostile bodies', () => {
     }
     assert.deepEqual(await gateway.settledUsage(0), [], 'no reservation was made');
     assert.equal(gateway.sim.received.length, 0);
+  });
+});
+
+describe('a wild usage figure from an upstream', () => {
+  test('is charged at what the request could produce, counted, and the ledger stays readable', async (t) => {
+    const server: Server = createServer((_request, response) => {
+      const body = JSON.stringify({
+        id: 'chatcmpl-wild',
+        object: 'chat.completion',
+        created: 1,
+        model: 'm',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 12, completion_tokens: 2 ** 60, total_tokens: 2 ** 60 + 12 },
+      });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => server.close());
+    const { port } = server.address() as AddressInfo;
+    const gateway = await startChatApp({ endpoint: { baseUrl: `http://127.0.0.1:${port}/v1` } });
+    t.after(() => gateway.close());
+    const response = await post(gateway, { model: 'gpt-5.4@developer', messages, max_tokens: 100, n: 2 });
+    assert.equal(response.statusCode, 200, response.body);
+    const [row] = await gateway.settledUsage(1);
+    assert.equal(row?.completion_tokens, 200, 'the bound: 100 tokens for each of the 2 completions');
+    // gpt-5.4: 12 input tokens at $2.50 and 200 output tokens at $15 per million.
+    assert.equal(row?.cost_micros, Math.ceil(12 * 2.5 + 200 * 15));
+    for (const url of ['/v1/account', '/v1/models']) {
+      const read = await gateway.app.inject({ url, headers: gateway.headers() });
+      assert.equal(read.statusCode, 200, `${url}: ${read.body}`);
+    }
+    const metrics = await gateway.app.inject({ url: '/metrics' });
+    assert.match(metrics.body, /gateway_usage_anomalies_total\{provider="developer"\} 1/);
   });
 });
