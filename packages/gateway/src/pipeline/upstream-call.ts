@@ -7,7 +7,7 @@ import type { AppError } from '@app/http-kit';
 import type { ProviderAdapter, UpstreamHttpRequest, WireApi } from '@app/provider-adapters';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { RoutePlan, Selection } from '../contracts.ts';
-import type { Upstream, UpstreamResponse } from '../upstream/index.ts';
+import { DeadlineExceeded, type Upstream, type UpstreamResponse } from '../upstream/index.ts';
 import type { CallOutcome } from './call-outcome.ts';
 
 export interface CallInit {
@@ -28,20 +28,24 @@ export interface CallInit {
 export class UpstreamCall {
   readonly init: CallInit;
   readonly #controller = new AbortController();
+  readonly #deadline: NodeJS.Timeout;
 
   constructor(init: CallInit) {
     this.init = init;
     const raw = init.reply.raw;
+    // However the upstream trickles (keep-alive comments pass every idle timeout), the call ends
+    // at its deadline: a 504, and the reservation settled or released like any other ending.
+    const { requestDeadlineMs, flexRequestDeadlineMs } = init.upstream.config;
+    const deadlineMs = init.selection.options.tier === 'flex' ? flexRequestDeadlineMs : requestDeadlineMs;
+    this.#deadline = setTimeout(() => this.#controller.abort(new DeadlineExceeded()), deadlineMs);
+    this.#deadline.unref();
     // The client went away before the response was complete: stop paying for the upstream.
     raw.once('close', () => {
+      clearTimeout(this.#deadline);
       if (!raw.writableFinished) this.#controller.abort();
     });
     // ... including while it was being authenticated and budgeted.
     if (raw.destroyed) this.#controller.abort();
-  }
-
-  get clientGone(): boolean {
-    return this.#controller.signal.aborted;
   }
 
   send(): Promise<UpstreamResponse> {

@@ -43,6 +43,11 @@ export const UpstreamConfigSchema = Type.Object(
     }),
     maxErrorBodyBytes: Type.Integer({ minimum: 1024, default: 64 * 1024 }),
     streamKeepAliveMs: Ms(10_000, 'SSE comment interval while a stream waits for its first token'),
+    requestDeadlineMs: Ms(
+      600_000,
+      'Longest a call may take in total, trickling streams included (ends in 504 and settlement)',
+    ),
+    flexRequestDeadlineMs: Ms(1_800_000, 'The same for the flex tier, which queues for capacity upstream'),
     maxChoices: Type.Integer({
       minimum: 1,
       maximum: 128,
@@ -66,6 +71,8 @@ export const UPSTREAM_ENV: EnvMapping = {
   maxErrorBodyBytes: 'GATEWAY_UPSTREAM_MAX_ERROR_BODY_BYTES',
   streamKeepAliveMs: 'GATEWAY_STREAM_KEEPALIVE_MS',
   maxChoices: 'GATEWAY_MAX_CHOICES',
+  requestDeadlineMs: 'GATEWAY_REQUEST_DEADLINE_MS',
+  flexRequestDeadlineMs: 'GATEWAY_FLEX_REQUEST_DEADLINE_MS',
   'simulator.enabled': 'GATEWAY_SIMULATOR',
   'simulator.host': 'GATEWAY_SIMULATOR_HOST',
   'simulator.port': 'GATEWAY_SIMULATOR_PORT',

@@ -4,7 +4,7 @@ import type { UpstreamTarget } from '../contracts.ts';
 import type { UpstreamConfig } from './config.ts';
 import { CredentialError } from './credentials/signer.ts';
 import { Transport, type UpstreamResponse } from './transport.ts';
-import { TransportError } from './transport-error.ts';
+import { TransportError, toTransportError } from './transport-error.ts';
 
 export interface UpstreamDeps {
   readonly config: UpstreamConfig;
@@ -32,7 +32,7 @@ export async function createUpstream(deps: UpstreamDeps): Promise<Upstream> {
       try {
         headers = await target.signer.sign(request, signal);
       } catch (error) {
-        if (signal.aborted) throw new TransportError('aborted', 'ABORT_ERR', true);
+        if (signal.aborted) throw toTransportError(error, signal);
         if (!(error instanceof CredentialError)) throw error;
         deps.log.error(
           { signer: target.signer.kind, reason: error.message },
@@ -47,4 +47,4 @@ export async function createUpstream(deps: UpstreamDeps): Promise<Upstream> {
 }
 
 export type { OutgoingRequest, UpstreamResponse } from './transport.ts';
-export { TransportError } from './transport-error.ts';
+export { DeadlineExceeded, TransportError } from './transport-error.ts';

@@ -21,6 +21,14 @@ export class TransportError extends Error {
   }
 }
 
+/** The reason a call's own deadline aborts it with: a timeout, not the client leaving. */
+export class DeadlineExceeded extends Error {
+  constructor() {
+    super('the request deadline passed');
+    this.name = 'DeadlineExceeded';
+  }
+}
+
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const ABORTS = new Set(['UND_ERR_ABORTED', 'ABORT_ERR']);
 /** Failures before a single byte of the request left: connect refused, unresolvable, unreachable. */
@@ -49,6 +57,7 @@ function codeOf(error: unknown): string {
 export function toTransportError(error: unknown, signal: AbortSignal | undefined): TransportError {
   if (error instanceof TransportError) return error;
   const code = codeOf(error);
+  if (signal?.reason instanceof DeadlineExceeded) return new TransportError('timeout', 'DEADLINE', false);
   if (signal?.aborted || ABORTS.has(code)) return new TransportError('aborted', code, false);
   if (TIMEOUTS.has(code)) return new TransportError('timeout', code, false);
   return new TransportError('connection', code, UNSENT.has(code));

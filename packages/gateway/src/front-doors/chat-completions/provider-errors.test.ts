@@ -237,3 +237,54 @@ describe('a wild usage figure from an upstream', () => {
     assert.match(metrics.body, /gateway_usage_anomalies_total\{provider="developer"\} 1/);
   });
 });
+
+describe('the overall deadline of a call', () => {
+  test('an upstream trickling keep-alive comments forever ends at the deadline: 504, budget returned', async (t) => {
+    const open = new Set<NodeJS.Timeout>();
+    let closed = 0;
+    const server: Server = createServer((request, response) => {
+      // Headers at once, then a comment (or a space) every 30 ms: no idle timeout ever trips.
+      response.writeHead(200, {
+        'content-type':
+          request.headers.accept === 'text/event-stream' ? 'text/event-stream' : 'application/json',
+      });
+      const timer = setInterval(
+        () => response.write(request.headers.accept === 'text/event-stream' ? ': ping\n\n' : ' '),
+        30,
+      );
+      open.add(timer);
+      response.on('close', () => {
+        clearInterval(timer);
+        closed++;
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => {
+      for (const timer of open) clearInterval(timer);
+      server.closeAllConnections();
+      server.close();
+    });
+    const { port } = server.address() as AddressInfo;
+    const gateway = await startChatApp({
+      endpoint: { baseUrl: `http://127.0.0.1:${port}/v1` },
+      upstream: { requestDeadlineMs: 300, streamKeepAliveMs: 100 },
+    });
+    t.after(() => gateway.close());
+    const json = await post(gateway, { model: 'gpt-5.4@developer', messages });
+    assert.equal(json.statusCode, 504, json.body);
+    assert.equal(json.json().error.code, 'upstream_timeout');
+    const stream = await post(gateway, { model: 'gpt-5.4@developer', messages, stream: true });
+    assert.equal(stream.statusCode, 200);
+    const last = sseEvents(stream.body).at(-1) as { data?: { error?: { code: string } } };
+    assert.equal(last.data?.error?.code, 'upstream_timeout', stream.body);
+    const rows = await gateway.settledUsage(2);
+    assert.deepEqual(
+      rows.map((row) => [row.status, row.cost_micros]),
+      [
+        ['error', 0],
+        ['error', 0],
+      ],
+    );
+    assert.equal(closed, 2, 'both upstream calls were cut');
+  });
+});
