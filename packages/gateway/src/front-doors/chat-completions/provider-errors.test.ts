@@ -288,3 +288,23 @@ describe('the overall deadline of a call', () => {
     assert.equal(closed, 2, 'both upstream calls were cut');
   });
 });
+
+describe('upstream messages reach the client scrubbed', () => {
+  test("the report's case: a key id, an IPv6 address, a path and an internal host are not passed on", async (t) => {
+    const gateway = await startChatApp();
+    t.after(() => gateway.close());
+    const failMessage =
+      'Invalid value for temperature: aws AKIAIOSFODNN7EXAMPLE at fd00::1 /home/svc/app.py on mock-internal-host.example';
+    for (const stream of [false, true]) {
+      const response = await post(gateway, {
+        model: 'gpt-5.4@developer',
+        messages,
+        stream,
+        x_simulator: { fail_status: 400, fail_message: failMessage },
+      });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.match(response.json().error.message, /Invalid value for temperature/);
+      assert.doesNotMatch(response.body, /AKIA|fd00|\/home|mock-internal-host/);
+    }
+  });
+});
