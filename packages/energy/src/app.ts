@@ -92,6 +92,7 @@ export async function buildApp(config: EnergyConfig, options: BuildOptions = {})
     service: 'energy',
     log: { level: config.logLevel },
     bodyLimitBytes: config.bodyLimitBytes,
+    shedding: config.shedding,
     defaultMetrics: options.defaultMetrics ?? true,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ready: () => database.ping(),

@@ -1,4 +1,4 @@
-import { type EnvMapping, loadConfig } from '@app/http-kit';
+import { type EnvMapping, loadConfig, sheddingConfigSchema, sheddingEnv } from '@app/http-kit';
 import { type Static, Type } from 'typebox';
 
 export const EnergyConfigSchema = Type.Object(
@@ -15,6 +15,7 @@ export const EnergyConfigSchema = Type.Object(
     ),
     bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024 }),
     drainDeadlineMs: Type.Integer({ minimum: 0, default: 10_000 }),
+    shedding: sheddingConfigSchema({ maxInFlight: 512 }),
   },
   { additionalProperties: false },
 );
@@ -29,6 +30,7 @@ export const ENERGY_ENV: EnvMapping = {
   logLevel: 'ENERGY_LOG_LEVEL',
   bodyLimitBytes: 'ENERGY_BODY_LIMIT_BYTES',
   drainDeadlineMs: 'ENERGY_DRAIN_DEADLINE_MS',
+  ...sheddingEnv('ENERGY'),
 };
 
 /** Reads the environment once, at start-up; everything else receives the frozen result. */

@@ -49,3 +49,18 @@ describe('bad requests', () => {
     }
   });
 });
+
+describe('load shedding', () => {
+  test('memory over its bound: 503 service_unavailable with Retry-After; health still answers', async (t) => {
+    const shedding = { maxEventLoopDelayMs: 0, maxHeapUsedBytes: 1, maxInFlight: 0, retryAfterSeconds: 3 };
+    const h = await energyHarness('sqlite', { shedding });
+    t.after(() => h.close());
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const shed = await h.app.inject({ url: '/api/v1/fan_controls.json' });
+    assert.equal(shed.statusCode, 503, shed.body);
+    assert.equal(shed.json().error.code, 'service_unavailable');
+    assert.equal(shed.headers['retry-after'], '3');
+    assert.equal((await h.app.inject({ url: '/readyz' })).statusCode, 503);
+    assert.equal((await h.app.inject({ url: '/healthz' })).statusCode, 200);
+  });
+});

@@ -39,6 +39,11 @@ export const energyErrors = defineErrors({
     type: 'unprocessable_entity',
     message: () => 'Validation failed.',
   },
+  service_unavailable: {
+    status: 503,
+    type: 'service_unavailable',
+    message: (p: { reason: string }) => p.reason,
+  },
   internal: { status: 500, type: 'internal_server_error', message: () => 'Internal server error.' },
 });
 
@@ -67,6 +72,8 @@ export function energyErrorFromFramework(
     case 'malformed_body':
     case 'bad_request':
       return energyErrors.create('bad_request', { reason: message });
+    case 'overloaded':
+      return energyErrors.create('service_unavailable', { reason: message });
     case 'internal':
       return energyErrors.create('internal', {});
   }

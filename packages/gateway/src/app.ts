@@ -35,6 +35,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     service: 'gateway',
     log: { level: config.logLevel },
     bodyLimitBytes: config.bodyLimitBytes,
+    shedding: config.shedding,
     defaultMetrics: options.defaultMetrics ?? true,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ready: () => database.ping(),

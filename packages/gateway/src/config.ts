@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, type EnvMapping, loadConfig } from '@app/http-kit';
+import { ConfigError, type EnvMapping, loadConfig, sheddingConfigSchema, sheddingEnv } from '@app/http-kit';
 import { type Static, Type } from 'typebox';
 import { ACCESS_ENV, AccessConfigSchema } from './access/config.ts';
 import { ROUTING_ENV, RoutingConfigSchema } from './routing/config.ts';
@@ -54,6 +54,7 @@ export const GatewayConfigSchema = Type.Object(
       default: 30_000,
       description: 'On SIGTERM, how long in-flight requests and streams may finish',
     }),
+    shedding: sheddingConfigSchema({ maxInFlight: 2048 }),
     access: AccessConfigSchema,
     routing: RoutingConfigSchema,
     upstream: UpstreamConfigSchema,
@@ -80,6 +81,7 @@ export const GATEWAY_ENV: EnvMapping = {
   logLevel: 'GATEWAY_LOG_LEVEL',
   bodyLimitBytes: 'GATEWAY_BODY_LIMIT_BYTES',
   drainDeadlineMs: 'GATEWAY_DRAIN_DEADLINE_MS',
+  ...sheddingEnv('GATEWAY'),
   ...prefixed('access', ACCESS_ENV),
   ...prefixed('routing', ROUTING_ENV),
   ...prefixed('upstream', UPSTREAM_ENV),

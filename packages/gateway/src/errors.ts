@@ -109,6 +109,11 @@ export const gatewayErrors = defineErrors({
     type: 'api_error',
     message: (p: { provider: string }) => `The provider '${p.provider}' did not answer in time.`,
   },
+  overloaded: {
+    status: 503,
+    type: 'api_error',
+    message: (p: { reason: string }) => p.reason,
+  },
   internal: { status: 500, type: 'api_error', message: () => 'Internal server error.' },
 });
 
@@ -131,6 +136,8 @@ export function gatewayErrorFromFramework(
     case 'malformed_body':
     case 'bad_request':
       return gatewayErrors.create('invalid_request', { reason: message });
+    case 'overloaded':
+      return gatewayErrors.create('overloaded', { reason: message });
     case 'internal':
       return gatewayErrors.create('internal', {});
   }

@@ -9,6 +9,8 @@ export type FrameworkErrorKind =
   | 'unsupported_media_type'
   | 'not_found'
   | 'bad_request'
+  /** Shed under load: 503 with Retry-After. */
+  | 'overloaded'
   | 'internal';
 
 export interface ErrorHandling {

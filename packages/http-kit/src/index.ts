@@ -8,3 +8,4 @@ export { runMain } from './run-main.ts';
 export { type App, createServer, type ServerOptions } from './server.ts';
 export { type Closable, closeOnSignals } from './shutdown.ts';
 export { dictionary, findReservedKey, reservedKeyMessage, reservedSegment } from './safe-keys.ts';
+export { sheddingConfigSchema, sheddingEnv, type SheddingOptions } from './load-shedding.ts';

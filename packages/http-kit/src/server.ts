@@ -13,6 +13,7 @@ import { installHealth } from './health.ts';
 import { installJsonBodyParser } from './json-body.ts';
 import { type LogConfig, loggerOptions, OneLinePerRequest } from './logger.ts';
 import { installMetrics } from './metrics.ts';
+import { installLoadShedding, type SheddingOptions } from './load-shedding.ts';
 import { installOpenApi, type OpenApiInfo } from './openapi.ts';
 import { findReservedKey, reservedKeyMessage } from './safe-keys.ts';
 
@@ -28,6 +29,8 @@ export interface ServerOptions {
   /** A logger stream, for tests that assert on log output. */
   readonly logStream?: NodeJS.WritableStream;
   readonly fastify?: Partial<FastifyServerOptions>;
+  /** Load shedding bounds (absent: none, as in the kit's own tests). */
+  readonly shedding?: SheddingOptions;
 }
 
 export type App = FastifyInstance;
@@ -66,7 +69,15 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   installErrorHandler(app, options.errors);
   await installOpenApi(app, options.openapi);
   installMetrics(app, { prefix: options.service, defaultMetrics: options.defaultMetrics ?? true });
-  installHealth(app, options.ready);
+  const shedding = options.shedding
+    ? await installLoadShedding(app as unknown as FastifyInstance, options.shedding, options.errors)
+    : undefined;
+  installHealth(app, async () => {
+    // An instance that sheds is not ready: the load balancer drains it until it recovers.
+    const pressure = shedding?.pressure();
+    if (pressure !== undefined) throw new Error(`shedding load: ${pressure}`);
+    await options.ready();
+  });
   return app as unknown as FastifyInstance;
 }
 

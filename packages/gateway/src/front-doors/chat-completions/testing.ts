@@ -23,6 +23,8 @@ export interface ChatTestOptions {
   readonly allocations?: Partial<Record<ProviderId, number>>;
   readonly upstream?: Record<string, unknown>;
   readonly routing?: Record<string, unknown>;
+  /** Load-shedding bounds (default: the configuration's). */
+  readonly shedding?: Record<string, unknown>;
   /** Replaces the bundled simulated upstreams: every provider at `baseUrl` with this timeout. */
   readonly endpoint?: { readonly baseUrl?: string; readonly timeoutMs?: number };
 }
@@ -80,7 +82,15 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
   };
   const config = loadGatewayConfig(
     {},
-    { overrides: { dataDir, logLevel: 'silent', routing, upstream: options.upstream ?? {} } },
+    {
+      overrides: {
+        dataDir,
+        logLevel: 'silent',
+        routing,
+        upstream: options.upstream ?? {},
+        ...(options.shedding ? { shedding: options.shedding } : {}),
+      },
+    },
   );
   const app = await buildApp(config, {
     database: isolated.database,
