@@ -5,14 +5,25 @@
  * `content_filter`, and a failure after the stream started is a `data: {"error": ...}` event.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, describe, test } from 'node:test';
+import { after, describe, type TestContext, test } from 'node:test';
 import { type ChatTestApp, sseEvents, startChatApp } from './testing.ts';
 
 const messages = [{ role: 'user', content: 'hello' }];
 /** Hosts, keys and addresses the simulator puts in its failures; none may reach a client. */
 const INTERNALS = /sim-node|internal\.example|10\.0\.0\.7|sk-sim|127\.0\.0\.1|AKIA|sim-project/;
+
+/** A local upstream answering with `handler`, closed after the test; resolves to its `/v1` URL. */
+async function localUpstream(t: TestContext, handler: RequestListener): Promise<string> {
+  const server: Server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
 
 async function post(t: ChatTestApp, payload: Record<string, unknown>) {
   return t.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: t.headers(), payload });
@@ -118,7 +129,7 @@ describe('errors of each provider API', () => {
   });
 
   test('a content-filter refusal is 400 content_filter', async (t) => {
-    const server: Server = createServer((_request, response) => {
+    const upstreamUrl = await localUpstream(t, (_request, response) => {
       const body = JSON.stringify({
         error: {
           code: 'content_filter',
@@ -128,10 +139,7 @@ describe('errors of each provider API', () => {
       });
       response.writeHead(400, { 'content-type': 'application/json' }).end(body);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    t.after(() => server.close());
-    const { port } = server.address() as AddressInfo;
-    const gateway = await app({ endpoint: { baseUrl: `http://127.0.0.1:${port}/v1` } });
+    const gateway = await app({ endpoint: { baseUrl: upstreamUrl } });
     const response = await post(gateway, { model: 'gpt-5.4@cloud_c', messages });
     assert.equal(response.statusCode, 400, response.body);
     assert.equal(response.json().error.code, 'content_filter');
@@ -141,7 +149,7 @@ describe('errors of each provider API', () => {
 
 describe('X-Gateway-Applied reports the tier the upstream served', () => {
   test('flex asked, standard served: tier=standard, charged at the standard price', async (t) => {
-    const server: Server = createServer((request, response) => {
+    const upstreamUrl = await localUpstream(t, (request, response) => {
       if (request.headers.accept === 'text/event-stream') {
         const chunk = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
         const base = { id: 'chatcmpl-tier', object: 'chat.completion.chunk', created: 1, model: 'm' };
@@ -165,10 +173,7 @@ describe('X-Gateway-Applied reports the tier the upstream served', () => {
       });
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    t.after(() => server.close());
-    const { port } = server.address() as AddressInfo;
-    const gateway = await startChatApp({ endpoint: { baseUrl: `http://127.0.0.1:${port}/v1` } });
+    const gateway = await startChatApp({ endpoint: { baseUrl: upstreamUrl } });
     t.after(() => gateway.close());
     const response = await post(gateway, { model: 'gpt-5.4:flex@developer', messages });
     assert.equal(response.statusCode, 200, response.body);
@@ -207,7 +212,7 @@ describe('hostile bodies', () => {
 
 describe('a wild usage figure from an upstream', () => {
   test('is charged at what the request could produce, counted, and the ledger stays readable', async (t) => {
-    const server: Server = createServer((_request, response) => {
+    const upstreamUrl = await localUpstream(t, (_request, response) => {
       const body = JSON.stringify({
         id: 'chatcmpl-wild',
         object: 'chat.completion',
@@ -218,10 +223,7 @@ describe('a wild usage figure from an upstream', () => {
       });
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    t.after(() => server.close());
-    const { port } = server.address() as AddressInfo;
-    const gateway = await startChatApp({ endpoint: { baseUrl: `http://127.0.0.1:${port}/v1` } });
+    const gateway = await startChatApp({ endpoint: { baseUrl: upstreamUrl } });
     t.after(() => gateway.close());
     const response = await post(gateway, { model: 'gpt-5.4@developer', messages, max_tokens: 100, n: 2 });
     assert.equal(response.statusCode, 200, response.body);
@@ -242,7 +244,7 @@ describe('the overall deadline of a call', () => {
   test('an upstream trickling keep-alive comments forever ends at the deadline: 504, budget returned', async (t) => {
     const open = new Set<NodeJS.Timeout>();
     let closed = 0;
-    const server: Server = createServer((request, response) => {
+    const upstreamUrl = await localUpstream(t, (request, response) => {
       // Headers at once, then a comment (or a space) every 30 ms: no idle timeout ever trips.
       response.writeHead(200, {
         'content-type':
@@ -258,15 +260,11 @@ describe('the overall deadline of a call', () => {
         closed++;
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     t.after(() => {
       for (const timer of open) clearInterval(timer);
-      server.closeAllConnections();
-      server.close();
     });
-    const { port } = server.address() as AddressInfo;
     const gateway = await startChatApp({
-      endpoint: { baseUrl: `http://127.0.0.1:${port}/v1` },
+      endpoint: { baseUrl: upstreamUrl },
       upstream: { requestDeadlineMs: 300, streamKeepAliveMs: 100 },
     });
     t.after(() => gateway.close());
