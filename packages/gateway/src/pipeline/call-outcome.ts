@@ -37,6 +37,8 @@ export interface OutcomeInit {
   readonly promptEstimate: number;
   /** The most output the request could make the upstream bill (what was reserved for). */
   readonly outputLimit: number;
+  /** The most server-side web searches it could make (what was reserved for). */
+  readonly webSearchLimit: number;
   /** Counts an upstream usage figure beyond what the request could produce (a metric). */
   readonly onUsageAnomaly?: (provider: string) => void;
   readonly log: FastifyBaseLogger;
@@ -141,10 +143,11 @@ export class CallOutcome {
 
   /** The usage within what the request could produce; beyond it is logged and counted. */
   #bounded(reported: Usage): Usage {
-    const { plan, outputLimit, selection, log, onUsageAnomaly } = this.#init;
+    const { plan, outputLimit, webSearchLimit, selection, log, onUsageAnomaly } = this.#init;
     const { usage, exceeded } = boundUsage(reported, {
       inputTokens: plan.contextWindow,
       outputTokens: outputLimit,
+      webSearches: webSearchLimit,
     });
     if (exceeded.length > 0) {
       log.warn(

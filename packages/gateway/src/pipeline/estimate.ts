@@ -27,8 +27,16 @@ export function costMicros(usage: Usage, price: Price): Micros {
   return Math.max(0, Math.ceil(raw - 1e-6));
 }
 
-/** The reservation: the whole prompt at the uncached price plus the most output possible. */
-export function reservationMicros(promptTokens: number, outputTokens: number, price: Price): Micros {
+/**
+ * The reservation: the whole prompt at the uncached price, the most output possible, and the
+ * most server-side web searches the request may make.
+ */
+export function reservationMicros(
+  promptTokens: number,
+  outputTokens: number,
+  price: Price,
+  webSearches = 0,
+): Micros {
   return costMicros(
     {
       inputTokens: promptTokens,
@@ -36,7 +44,7 @@ export function reservationMicros(promptTokens: number, outputTokens: number, pr
       cacheWriteTokens: 0,
       outputTokens,
       reasoningTokens: 0,
-      webSearchRequests: 0,
+      webSearchRequests: webSearches,
     },
     price,
   );

@@ -50,12 +50,14 @@ export interface PrepareInput {
 
 export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Promise<UpstreamCall> {
   const applied = appliedState(input.request);
+  const webSearches = input.needs.webSearch ? deps.upstream.config.maxWebSearches : 0;
   const { selection, reservation } = await selectAndReserve(deps, {
     plan: input.plan,
     principal: input.principal,
     needs: input.needs,
     promptTokens: input.promptTokens,
     outputTokens: input.outputTokens,
+    webSearches,
     onSelected: (chosen) => {
       applied.provider = chosen.provider;
       applied.options = chosen.options;
@@ -71,10 +73,14 @@ export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Prom
     price: selection.price,
     promptEstimate: input.promptTokens,
     outputLimit: input.outputTokens,
+    webSearchLimit: webSearches,
     log,
   });
   const adapter = adapterFor(selection.target.adapter);
-  const request = translate(() => adapter.buildRequest(buildInput(selection, input.source)), outcome);
+  const request = translate(
+    () => adapter.buildRequest(buildInput(selection, input.source, deps.upstream.config.maxWebSearches)),
+    outcome,
+  );
   return new UpstreamCall({
     ...deps,
     log: log as FastifyBaseLogger,
@@ -103,17 +109,26 @@ function translate(build: () => UpstreamHttpRequest, outcome: CallOutcome): Upst
   }
 }
 
-function buildInput(selection: Selection, client: ClientRequest): BuildInput {
+function buildInput(selection: Selection, client: ClientRequest, maxWebSearches: number): BuildInput {
   const { target, options } = selection;
   return {
     source: client.source,
     // A getter: adapters that forward the client's body as sent never decode it.
     get request() {
-      return client.decode();
+      return capWebSearches(client.decode(), maxWebSearches);
     },
     offer: target.offer,
     endpoint: target.endpoint,
     reasoning: target.offer.efforts[options.effort] ?? { kind: 'omit' },
     tier: options.tier,
   };
+}
+
+/** Each web search is billed: the request may make at most what was reserved for (`max_uses`). */
+function capWebSearches(request: ModelRequest, max: number): ModelRequest {
+  if (!request.tools.some((tool) => tool.type === 'web_search')) return request;
+  const tools = request.tools.map((tool) =>
+    tool.type === 'web_search' ? { ...tool, maxUses: Math.min(tool.maxUses ?? max, max) } : tool,
+  );
+  return { ...request, tools };
 }

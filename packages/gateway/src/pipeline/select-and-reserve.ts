@@ -29,6 +29,8 @@ export async function selectAndReserve(
     readonly needs: { readonly tools: boolean; readonly webSearch: boolean };
     readonly promptTokens: number;
     readonly outputTokens: number;
+    /** The most server-side web searches the request may make (0 without web search). */
+    readonly webSearches: number;
     /** Called with each selection before its reservation, so errors report the provider tried. */
     readonly onSelected: (selection: Selection) => void;
   },
@@ -37,7 +39,12 @@ export async function selectAndReserve(
   for (;;) {
     const selection = await deps.router.select(input.plan, input.principal, input.needs, excluded);
     input.onSelected(selection);
-    const estimateMicros = reservationMicros(input.promptTokens, input.outputTokens, selection.price);
+    const estimateMicros = reservationMicros(
+      input.promptTokens,
+      input.outputTokens,
+      selection.price,
+      input.webSearches,
+    );
     try {
       const reservation = await deps.ledger.reserve({
         principal: input.principal,

@@ -48,6 +48,12 @@ export const UpstreamConfigSchema = Type.Object(
       'Longest a call may take in total, trickling streams included (ends in 504 and settlement)',
     ),
     flexRequestDeadlineMs: Ms(1_800_000, 'The same for the flex tier, which queues for capacity upstream'),
+    maxWebSearches: Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      default: 5,
+      description: 'Server-side web searches one request may make (sent as max_uses; each is reserved for)',
+    }),
     maxChoices: Type.Integer({
       minimum: 1,
       maximum: 128,
@@ -71,6 +77,7 @@ export const UPSTREAM_ENV: EnvMapping = {
   maxErrorBodyBytes: 'GATEWAY_UPSTREAM_MAX_ERROR_BODY_BYTES',
   streamKeepAliveMs: 'GATEWAY_STREAM_KEEPALIVE_MS',
   maxChoices: 'GATEWAY_MAX_CHOICES',
+  maxWebSearches: 'GATEWAY_MAX_WEB_SEARCHES',
   requestDeadlineMs: 'GATEWAY_REQUEST_DEADLINE_MS',
   flexRequestDeadlineMs: 'GATEWAY_FLEX_REQUEST_DEADLINE_MS',
   'simulator.enabled': 'GATEWAY_SIMULATOR',

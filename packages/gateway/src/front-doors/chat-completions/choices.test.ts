@@ -53,3 +53,30 @@ describe('n, several completions per request', () => {
     assert.deepEqual([rows.at(-1)?.status, rows.at(-1)?.cost_micros], ['error', 0]);
   });
 });
+
+describe('web searches, billed per call', () => {
+  test('capped by GATEWAY_MAX_WEB_SEARCHES (sent as max_uses), reserved for, and charged as made', async (t) => {
+    const gw = await startChatApp({ upstream: { maxWebSearches: 3 } });
+    t.after(() => gw.close());
+    const post = (payload: Record<string, unknown>) =>
+      gw.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: gw.headers(), payload });
+    const plain = await post({ model: 'claude-sonnet@developer', messages, max_tokens: 100 });
+    const searched = await post({
+      model: 'claude-sonnet@developer',
+      messages,
+      max_tokens: 100,
+      web_search_options: {},
+    });
+    assert.equal(plain.statusCode, 200, plain.body);
+    assert.equal(searched.statusCode, 200, searched.body);
+    const tools = gw.lastUpstreamBody().tools as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      tools.find((tool) => tool.name === 'web_search'),
+      { type: 'web_search_20250305', name: 'web_search', max_uses: 3 },
+    );
+    const [first, second] = await gw.settledUsage(2);
+    // Anthropic web search is $10 per 1,000 searches: 10,000 micro-dollars each, three reserved.
+    assert.equal((second?.reserved_micros ?? 0) - (first?.reserved_micros ?? 0), 30_000);
+    assert.ok((second?.cost_micros ?? 0) - (first?.cost_micros ?? 0) >= 10_000, 'the search made is charged');
+  });
+});
