@@ -192,3 +192,31 @@ export function fuzzParameters(
     seed: Number.isInteger(seed) ? seed : 14,
   };
 }
+
+/**
+ * Fuzzes every operation of the app's own OpenAPI document under `pathPrefix`, each request sent
+ * with or without the caller's credentials, then checks the process is still healthy.
+ */
+export async function fuzzOperations(
+  app: FastifyInstance,
+  options: {
+    readonly pathPrefix: string;
+    readonly credentials: Record<string, string>;
+    readonly isServiceError: (response: LightMyRequestResponse) => boolean;
+  },
+): Promise<void> {
+  const doc = (await app.inject({ url: '/openapi.json' })).json() as Json;
+  const operations = operationsOf(doc).filter((op) => op.path.startsWith(options.pathPrefix));
+  const requests = fc.constantFrom(...operations).chain((op) => requestsFor(op));
+  await fc.assert(
+    fc.asyncProperty(requests, fc.boolean(), async (request, authenticated) => {
+      const headers = {
+        ...(request.headers as Record<string, string>),
+        ...(authenticated ? options.credentials : {}),
+      };
+      assertSane(await app.inject({ ...request, headers }), options.isServiceError);
+    }),
+    fuzzParameters(process.env, 300),
+  );
+  await assertStillHealthy(app);
+}

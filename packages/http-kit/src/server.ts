@@ -61,8 +61,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  installJsonBodyParser(app as unknown as FastifyInstance);
-  refuseReservedQueryKeys(app as unknown as FastifyInstance, options.errors);
+  // The type provider only narrows route typings; the kit's installers take the plain instance.
+  const instance = app as unknown as FastifyInstance;
+  installJsonBodyParser(instance);
+  refuseReservedQueryKeys(instance, options.errors);
   drainKeepAliveOnClose(app);
   // Lines still buffered in the asynchronous destination are written before the process exits.
   if (destination) app.addHook('onClose', async () => destination.flushSync());
@@ -70,7 +72,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await installOpenApi(app, options.openapi);
   installMetrics(app, { prefix: options.service, defaultMetrics: options.defaultMetrics ?? true });
   const shedding = options.shedding
-    ? await installLoadShedding(app as unknown as FastifyInstance, options.shedding, options.errors)
+    ? await installLoadShedding(instance, options.shedding, options.errors)
     : undefined;
   installHealth(app, async () => {
     // An instance that sheds is not ready: the load balancer drains it until it recovers.
@@ -78,7 +80,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (pressure !== undefined) throw new Error(`shedding load: ${pressure}`);
     await options.ready();
   });
-  return app as unknown as FastifyInstance;
+  return instance;
 }
 
 /**

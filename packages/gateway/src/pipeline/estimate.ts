@@ -6,7 +6,8 @@
 import type { Usage } from '@app/provider-adapters';
 import type { Micros, Price } from '../contracts.ts';
 
-const CHARS_PER_TOKEN = 4;
+/** Tokenizer-free estimates: about four characters per token. */
+export const CHARS_PER_TOKEN = 4;
 /** Web search prices are per 1,000 calls: $/1K calls x 1,000 = micro-dollars per call. */
 const MICROS_PER_DOLLAR_PER_K = 1_000;
 

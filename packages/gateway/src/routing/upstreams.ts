@@ -138,9 +138,14 @@ function catalogProblems(catalog: Catalog, scan: Scan): string[] {
   return [...problems.values()];
 }
 
+/** `baseUrl: "simulator[/path]"`: the bundled simulator, whose origin is known only at start-up. */
+function onSimulator(entry: EndpointEntry): boolean {
+  return (entry.baseUrl ?? '').startsWith('simulator');
+}
+
 function resolve(key: string, declared: Declared, options: UpstreamsOptions): Endpoint {
   const { entry } = declared;
-  const simulated = (entry.baseUrl ?? '').startsWith('simulator');
+  const simulated = onSimulator(entry);
   const substitute = (url: string) =>
     url.startsWith('simulator') ? `${options.simulatorUrl ?? ''}${url.slice('simulator'.length)}` : url;
   const auth = withSimulator((entry.auth ?? { type: 'none' }) as AuthEntry, substitute);
@@ -183,7 +188,7 @@ export function buildUpstreams(
   const resolved = new Map<string, Endpoint>();
   const warnings: string[] = [];
   for (const [key, declared] of scan.found) {
-    if ((declared.entry.baseUrl ?? '').startsWith('simulator') && options.simulatorUrl === undefined) {
+    if (onSimulator(declared.entry) && options.simulatorUrl === undefined) {
       warnings.push(
         `${declared.path}: baseUrl is 'simulator' but no simulator runs in this process; provider unusable`,
       );

@@ -1,10 +1,10 @@
 /** What a Chat Completions request may cost, before the call: its prompt and its output limit. */
 import type { RoutePlan } from '../../contracts.ts';
+import { CHARS_PER_TOKEN } from '../../pipeline/estimate.ts';
 import type { ChatRequestBody } from './request-schema.ts';
 
 /** Tokens per message for the chat template (role markers), as OpenAI documents for its models. */
 const PER_MESSAGE_TOKENS = 4;
-const CHARS_PER_TOKEN = 4;
 
 function textLength(content: unknown): number {
   if (typeof content === 'string') return content.length;
