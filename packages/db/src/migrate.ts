@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import { engineOf } from './portable.ts';
+import { scopedToSchema } from './scoped-introspector.ts';
 
 /** Migrations declared in code (a record keyed by sortable names), so no directory scanning. */
 export class RecordMigrationProvider implements MigrationProvider {
@@ -30,7 +31,7 @@ export async function migrateToLatest<DB>(
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
       : undefined;
   const migrator = new Migrator({
-    db,
+    db: schema ? scopedToSchema(db, schema) : db,
     provider: new RecordMigrationProvider(migrations),
     ...(schema ? { migrationTableSchema: schema } : {}),
     migrationTableName: options.table ?? 'kysely_migration',
