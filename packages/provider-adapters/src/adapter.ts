@@ -61,6 +61,21 @@ export interface UpstreamErrorResponse {
   readonly body: string;
 }
 
+/** What a token count needs: the client's body (the counter's own API), the model, the endpoint. */
+export interface CountInput {
+  readonly source: SourceBody;
+  readonly offer: OfferProfile;
+  readonly endpoint: EndpointParams;
+}
+
+/** An upstream's own prompt-token counter (Anthropic's `count_tokens`): free, nothing generated. */
+export interface TokenCounter {
+  /** Throws AdapterRequestError when the client's body is not of the counter's API. */
+  buildRequest(input: CountInput): UpstreamHttpRequest;
+  /** The input-token count of a 2xx body; throws AdapterParseError when it has none. */
+  parseResponse(body: string): number;
+}
+
 export interface ProviderAdapter {
   readonly id: AdapterId;
   /** The API this upstream speaks when it is also a client API (same-API passthrough). */
@@ -71,6 +86,8 @@ export interface ProviderAdapter {
   parseResponse(body: string, context: ResponseContext): ParsedResponse;
   createStreamTranslator(context: ResponseContext): StreamTranslator;
   mapError(response: UpstreamErrorResponse): UpstreamFailure;
+  /** Present where the upstream counts tokens itself. */
+  readonly countTokens?: TokenCounter;
 }
 
 /** The upstream answered 2xx with something that is not a response of its API. */

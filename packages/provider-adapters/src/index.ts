@@ -4,9 +4,11 @@ export {
   AdapterParseError,
   AdapterRequestError,
   type BuildInput,
+  type CountInput,
   type ProviderAdapter,
   type ResponseContext,
   type StreamTranslator,
+  type TokenCounter,
   type UpstreamErrorResponse,
   type UpstreamHttpRequest,
 } from './adapter.ts';
@@ -16,4 +18,6 @@ export { ADAPTERS, adapterFor } from './registry.ts';
 export { safeUpstreamMessage, validRetryAfter } from './safe-message.ts';
 export { SseDecoder, type SseEvent } from './sse.ts';
 export * as openAIChat from './wire/openai-chat/index.ts';
+export * as anthropicMessages from './wire/anthropic-messages/index.ts';
+export * as openAIResponses from './wire/openai-responses/index.ts';
 export { ADAPTER_TRAITS, type AdapterTraits } from './endpoints.ts';

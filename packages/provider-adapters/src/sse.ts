@@ -12,7 +12,8 @@ export class SseDecoder {
   readonly #decoder = new TextDecoder('utf-8');
   #buffer = '';
   #event: string | undefined;
-  #data: string[] = [];
+  /** The event's `data` lines joined by `\n`; undefined until it has one. */
+  #data: string | undefined;
   /** A `\r` ended the previous push; a `\n` starting the next one belongs to it. */
   #pendingCr = false;
 
@@ -43,7 +44,7 @@ export class SseDecoder {
       const lf = buffer.indexOf('\n', start);
       const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
       if (end === -1) break;
-      this.#line(buffer.slice(start, end), events);
+      this.#line(buffer, start, end, events);
       let next = end + 1;
       if (end === cr) {
         if (next === buffer.length) this.#pendingCr = true;
@@ -55,19 +56,40 @@ export class SseDecoder {
     return events;
   }
 
-  #line(line: string, events: SseEvent[]): void {
-    if (line === '') {
-      if (this.#data.length > 0) events.push({ event: this.#event, data: this.#data.join('\n') });
-      this.#data = [];
+  /**
+   * The line `buffer[start, end)`. Its usual forms (`data: ...`, `event: ...`) are read in place,
+   * without slicing the line and then its field and value apart.
+   */
+  #line(buffer: string, start: number, end: number, events: SseEvent[]): void {
+    if (start === end) {
+      if (this.#data !== undefined) events.push({ event: this.#event, data: this.#data });
+      this.#data = undefined;
       this.#event = undefined;
-      return;
+    } else if (buffer.startsWith('data:', start)) {
+      this.#addData(valueOf(buffer, start + 5, end));
+    } else if (buffer.startsWith('event:', start)) {
+      this.#event = valueOf(buffer, start + 6, end);
+    } else {
+      this.#otherLine(buffer.slice(start, end));
     }
+  }
+
+  /** Comments, fields this decoder ignores (`id`, `retry`), and a field name without a colon. */
+  #otherLine(line: string): void {
     if (line.startsWith(':')) return;
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') this.#data.push(value);
+    const value = colon === -1 ? '' : valueOf(line, colon + 1, line.length);
+    if (field === 'data') this.#addData(value);
     else if (field === 'event') this.#event = value;
   }
+
+  #addData(value: string): void {
+    this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+  }
+}
+
+/** A field's value: what follows its colon, less one leading space. */
+function valueOf(text: string, from: number, end: number): string {
+  return text.slice(text.charCodeAt(from) === 32 && from < end ? from + 1 : from, end);
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseDictionary, Token } from 'structured-headers';
-import { formatApplied, formatIgnored } from './applied-header.ts';
+import { formatApplied, formatCompression, formatIgnored } from './applied-header.ts';
 
 test('formatApplied renders the decisions.md example in its fixed key order', () => {
   const header = formatApplied({
@@ -41,4 +41,16 @@ test('formatIgnored quotes values that are not valid tokens', () => {
   const parsed = parseDictionary(header ?? '');
   assert.equal(parsed.get('effort')?.[0], 'high, low');
   assert.ok(!(parsed.get('tier')?.[0] instanceof Token));
+});
+
+test('X-Gateway-Compression is an RFC 8941 dictionary of the two integer counts', () => {
+  const value = formatCompression({ before: 120_000, after: 95_310 });
+  assert.equal(value, 'input-tokens-before=120000, input-tokens-after=95310');
+  assert.deepEqual(
+    [...parseDictionary(value)].map(([key, [item]]) => [key, item]),
+    [
+      ['input-tokens-before', 120_000],
+      ['input-tokens-after', 95_310],
+    ],
+  );
 });

@@ -7,6 +7,7 @@ import type { ProviderId, ResolvedOptions } from '../contracts.ts';
 
 export const APPLIED_HEADER = 'x-gateway-applied';
 export const IGNORED_HEADER = 'x-gateway-ignored';
+export const COMPRESSION_HEADER = 'x-gateway-compression';
 
 /** Options as applied; the tier may be one the upstream reports serving (`priority`). */
 export type AppliedOptions = Partial<
@@ -63,4 +64,14 @@ export function formatIgnored(ignored: readonly string[]): string | undefined {
     dictionary.set(key, [tokenOrString(printable(value)), new Map()]);
   }
   return serializeDictionary(dictionary);
+}
+
+/** `input-tokens-before=1200, input-tokens-after=950`: the prompt's tokens before and after compression. */
+export function formatCompression(counts: { readonly before: number; readonly after: number }): string {
+  return serializeDictionary(
+    new Map([
+      ['input-tokens-before', [counts.before, new Map()]],
+      ['input-tokens-after', [counts.after, new Map()]],
+    ]),
+  );
 }

@@ -8,7 +8,9 @@ import type { ProviderId } from '../contracts.ts';
 import {
   APPLIED_HEADER,
   type AppliedOptions,
+  COMPRESSION_HEADER,
   formatApplied,
+  formatCompression,
   formatIgnored,
   IGNORED_HEADER,
 } from './applied-header.ts';
@@ -18,6 +20,8 @@ export interface AppliedState {
   provider?: ProviderId;
   options?: AppliedOptions;
   ignored?: readonly string[];
+  /** Token counts of a compressed prompt, before and after (X-Gateway-Compression). */
+  compression?: { readonly before: number; readonly after: number };
 }
 
 const states = new WeakMap<FastifyRequest, AppliedState>();
@@ -56,6 +60,7 @@ export function writeAppliedHeaders(request: FastifyRequest, reply: FastifyReply
   reply.header(APPLIED_HEADER, appliedValue(state));
   const ignored = state.ignored ? formatIgnored(state.ignored) : undefined;
   if (ignored !== undefined) reply.header(IGNORED_HEADER, ignored);
+  if (state.compression) reply.header(COMPRESSION_HEADER, formatCompression(state.compression));
 }
 
 /** onSend hook of the chat route. */

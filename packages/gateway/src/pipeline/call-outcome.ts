@@ -11,6 +11,7 @@ import type { ServedTier, UpstreamFailure, Usage } from '@app/provider-adapters'
 import type { FastifyBaseLogger } from 'fastify';
 import type {
   Ledger,
+  LimitTicket,
   Price,
   Principal,
   Reservation,
@@ -20,6 +21,7 @@ import type {
   UpstreamFailureKind,
   UsageRecord,
 } from '../contracts.ts';
+import type { RequestFacts } from '../request-log.ts';
 import { afterResponse } from './after-response.ts';
 import { costMicros, estimateOutputTokens } from './estimate.ts';
 import { failureError } from './failures.ts';
@@ -39,9 +41,13 @@ export interface OutcomeInit {
   readonly outputLimit: number;
   /** The most server-side web searches it could make (what was reserved for). */
   readonly webSearchLimit: number;
+  /** The request's hold on its rate limits: freed with the tokens it really used. */
+  readonly limits: LimitTicket;
   /** Counts an upstream usage figure beyond what the request could produce (a metric). */
   readonly onUsageAnomaly?: (provider: string) => void;
   readonly log: FastifyBaseLogger;
+  /** The request's log facts: what was charged goes on its completion line. */
+  readonly facts?: RequestFacts;
   /** Ledger writes and router reports still running after their response was sent. */
   readonly pending: Set<Promise<unknown>>;
 }
@@ -130,6 +136,7 @@ export class CallOutcome {
         webSearchRequests: 0,
       },
     );
+    this.#finishLimits(usage.inputTokens + usage.outputTokens);
     const record: UsageRecord = {
       model: plan.model,
       promptTokens: usage.inputTokens,
@@ -138,6 +145,7 @@ export class CallOutcome {
       costMicros: costMicros(usage, price),
       status,
     };
+    if (this.#init.facts) this.#init.facts.charged = record;
     this.#track(() => ledger.settle(reservation, record), 'ledger settle failed');
   }
 
@@ -165,7 +173,13 @@ export class CallOutcome {
     return served === 'standard' || served === 'flex' ? (selection.prices[served] ?? price) : price;
   }
 
+  #finishLimits(usedTokens: number): void {
+    const { limits } = this.#init;
+    this.#track(() => limits.finish(usedTokens), 'rate limit finish failed');
+  }
+
   #release(reason: string): void {
+    this.#finishLimits(0);
     const { ledger, reservation } = this.#init;
     this.#track(() => ledger.release(reservation, reason), 'ledger release failed');
   }

@@ -13,11 +13,14 @@ import {
   type UpstreamHttpRequest,
 } from '@app/provider-adapters';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { Ledger, Principal, RoutePlan, Router, Selection } from '../contracts.ts';
+import type { Ledger, Principal, RateLimiter, RoutePlan, Router, Selection } from '../contracts.ts';
 import { gatewayErrors } from '../errors.ts';
+import { requestFacts } from '../request-log.ts';
 import type { Upstream } from '../upstream/index.ts';
-import { appliedState } from './applied.ts';
+import { compress, compressedSource, tokenizerFor } from '../compression/index.ts';
+import { type AppliedState, appliedState } from './applied.ts';
 import { CallOutcome } from './call-outcome.ts';
+import { admitRequest } from './rate-limits.ts';
 import { selectAndReserve } from './select-and-reserve.ts';
 import { UpstreamCall } from './upstream-call.ts';
 
@@ -32,9 +35,12 @@ export interface PipelineDeps {
   readonly ledger: Ledger;
   readonly router: Router;
   readonly upstream: Upstream;
+  readonly limiter: RateLimiter;
   readonly pending: Set<Promise<unknown>>;
   /** Counts upstream usage figures beyond what a request could produce. */
   readonly onUsageAnomaly?: (provider: string) => void;
+  /** `compressed` to a configured share of the prompt; unset: to the context window. */
+  readonly compression?: { readonly targetRatio?: number | undefined };
 }
 
 export interface PrepareInput {
@@ -51,6 +57,12 @@ export interface PrepareInput {
 export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Promise<UpstreamCall> {
   const applied = appliedState(input.request);
   const webSearches = input.needs.webSearch ? deps.upstream.config.maxWebSearches : 0;
+  const limits = await admitRequest(
+    deps.limiter,
+    input.principal,
+    input.promptTokens + input.outputTokens,
+    input.reply,
+  );
   const { selection, reservation } = await selectAndReserve(deps, {
     plan: input.plan,
     principal: input.principal,
@@ -62,6 +74,9 @@ export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Prom
       applied.provider = chosen.provider;
       applied.options = chosen.options;
     },
+  }).catch(async (error: unknown) => {
+    await limits.finish(0);
+    throw error;
   });
   const log = input.request.log;
   const outcome = new CallOutcome({
@@ -74,13 +89,15 @@ export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Prom
     promptEstimate: input.promptTokens,
     outputLimit: input.outputTokens,
     webSearchLimit: webSearches,
+    limits,
     log,
+    facts: requestFacts(input.request),
   });
   const adapter = adapterFor(selection.target.adapter);
-  const request = translate(
-    () => adapter.buildRequest(buildInput(selection, input.source, deps.upstream.config.maxWebSearches)),
-    outcome,
-  );
+  const request = translate(() => {
+    const client = compressed(input, selection, applied, deps.compression?.targetRatio);
+    return adapter.buildRequest(buildInput(selection, client, deps.upstream.config.maxWebSearches));
+  }, outcome);
   return new UpstreamCall({
     ...deps,
     log: log as FastifyBaseLogger,
@@ -109,7 +126,36 @@ function translate(build: () => UpstreamHttpRequest, outcome: CallOutcome): Upst
   }
 }
 
-function buildInput(selection: Selection, client: ClientRequest, maxWebSearches: number): BuildInput {
+/**
+ * `compact` / `compressed`: the request as compressed, counted for X-Gateway-Compression. A
+ * same-API body gets its conversation re-encoded from the compressed model (source
+ * undefined: the adapter translates the model). `off` returns the client's request untouched.
+ */
+function compressed(
+  input: PrepareInput,
+  selection: Selection,
+  applied: AppliedState,
+  targetRatio: number | undefined,
+) {
+  const level = selection.options.compression;
+  if (level === 'off') return { source: input.source.source, decode: () => input.source.decode() };
+  const result = compress({
+    request: input.source.decode(),
+    level,
+    budget: input.plan.contextWindow - input.outputTokens,
+    tokenizer: tokenizerFor(input.plan.vendor),
+    targetRatio,
+  });
+  applied.compression = { before: result.before, after: result.after };
+  return { source: compressedSource(input.source.source, result.request), decode: () => result.request };
+}
+
+interface CallRequest {
+  readonly source: SourceBody | undefined;
+  decode(): ModelRequest;
+}
+
+function buildInput(selection: Selection, client: CallRequest, maxWebSearches: number): BuildInput {
   const { target, options } = selection;
   return {
     source: client.source,

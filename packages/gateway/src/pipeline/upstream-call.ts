@@ -8,6 +8,7 @@ import type { ProviderAdapter, UpstreamHttpRequest, WireApi } from '@app/provide
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { RoutePlan, Selection } from '../contracts.ts';
 import { DeadlineExceeded, type Upstream, type UpstreamResponse } from '../upstream/index.ts';
+import { requestFacts } from '../request-log.ts';
 import type { CallOutcome } from './call-outcome.ts';
 
 export interface CallInit {
@@ -48,9 +49,14 @@ export class UpstreamCall {
     if (raw.destroyed) this.#controller.abort();
   }
 
-  send(): Promise<UpstreamResponse> {
-    const { upstream, selection, request } = this.init;
-    return upstream.send(selection.target, request, this.#controller.signal);
+  async send(): Promise<UpstreamResponse> {
+    const { upstream, selection, request, reply } = this.init;
+    const started = performance.now();
+    try {
+      return await upstream.send(selection.target, request, this.#controller.signal);
+    } finally {
+      requestFacts(reply.request).upstreamMs = Math.round(performance.now() - started);
+    }
   }
 
   /** A non-2xx answer: the adapter reads its (bounded) body and says what it means. */

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { checkFiles } from './catalog-check.ts';
 import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
 import { bundledCatalogFile } from './testing.ts';
@@ -103,4 +106,67 @@ test('the command reads credentials from its environment with --credentials', ()
     run(['--credentials', models, path], { CHECK_TEST_OPENAI_KEY: 'sk-x' }),
     /credentials present/,
   );
+});
+
+describe('ambient credentials', () => {
+  const file = readJsonFile(DEFAULT_UPSTREAMS_PATH) as {
+    providers: { cloud_a: { vendors: { anthropic: { auth: unknown } } } };
+  };
+  file.providers.cloud_a.vendors.anthropic.auth = { type: 'aws-default-chain' };
+  const path = join(dir, 'ambient.json');
+  writeFileSync(path, JSON.stringify(file));
+  const nowhere = join(dir, 'no-aws-config');
+  /** The command in a clean environment: no shared AWS config, no instance metadata. */
+  const run = (extra: Record<string, string>) =>
+    promisify(execFile)(process.execPath, [script, '--credentials', DEFAULT_CATALOG_PATH, path], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        AWS_CONFIG_FILE: nowhere,
+        AWS_SHARED_CREDENTIALS_FILE: nowhere,
+        AWS_EC2_METADATA_DISABLED: 'true',
+        ...extra,
+      },
+    });
+
+  test('an ambient entry needs no secret; without --credentials nothing is obtained', async () => {
+    const result = await checkFiles({ upstreams: path }, {});
+    assert.equal(result.ok, true, result.lines.join('\n'));
+    assert.match(result.lines[1] ?? '', /credentials not read/);
+  });
+
+  test('with --credentials the chain is asked, in the command environment, and a failure names the endpoint', async () => {
+    await assert.rejects(
+      run({}),
+      (error: { code?: number; stderr?: string }) =>
+        error.code === 1 &&
+        String(error.stderr).includes(
+          '  - providers.cloud_a.vendors.anthropic.auth: aws-default-chain (bedrock, us-east-1): no credentials could be obtained',
+        ),
+    );
+    const container = createServer((req, res) => {
+      res.writeHead(req.headers.authorization === 'check-token' ? 200 : 401, {
+        'content-type': 'application/json',
+      });
+      res.end(
+        JSON.stringify({
+          AccessKeyId: 'ASIACHECK',
+          SecretAccessKey: 'check-secret',
+          Token: 'check-session',
+          Expiration: new Date(Date.now() + 3_600_000).toISOString(),
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => container.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = container.address() as AddressInfo;
+      const { stdout } = await run({
+        AWS_CONTAINER_CREDENTIALS_FULL_URI: `http://127.0.0.1:${port}/creds`,
+        AWS_CONTAINER_AUTHORIZATION_TOKEN: 'check-token',
+      });
+      assert.match(stdout, /: ok, credentials present \(1 ambient obtained\)/);
+      assert.ok(!stdout.includes('check-secret'));
+    } finally {
+      container.close();
+    }
+  });
 });

@@ -8,13 +8,14 @@
  * validated (type, fields, secret locations only) but no secret is read. With it, the secrets
  * are read from this command's environment as start-up reads them (the bundled simulator's
  * `SIM_*` credentials are supplied, as main.ts does), and each missing one is a problem naming
- * its location, never a value.
+ * its location, never a value. Ambient credentials (aws-default-chain, google-adc, azure-*)
+ * have no location: with the flag, each is obtained once from its vendor's library, which
+ * reads this process's environment, and a failure names the endpoint.
  */
 import { credentialEnv, generateCredentials } from '@app/upstream-simulator';
-import { AUTH_SCHEMAS } from '../upstream/credentials/index.ts';
 import { buildCatalog, CatalogError } from './catalog.ts';
+import { ambientProblems, declaredAuths } from './catalog-check-ambient.ts';
 import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
-import { taggedProblems } from './schema-errors.ts';
 import { buildUpstreams } from './upstreams.ts';
 
 /** Stands in for the simulator's origin: only its shape matters here. */
@@ -27,24 +28,13 @@ export interface CheckOptions {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * A copy of the upstreams file whose valid `auth` entries are `none`: every other check runs,
  * no secret is read. Invalid entries stay, so their problems are reported as usual.
  */
 function withoutSecrets(file: unknown): unknown {
   const copy = structuredClone(file);
-  if (!isObject(copy) || !isObject(copy.providers)) return copy;
-  for (const section of Object.values(copy.providers)) {
-    if (!isObject(section)) continue;
-    const maps = [section.vendors, section.families].filter(isObject);
-    for (const entry of [section.default, ...maps.flatMap((map) => Object.values(map))]) {
-      if (!isObject(entry) || entry.auth === undefined) continue;
-      if (taggedProblems(AUTH_SCHEMAS, 'type', entry.auth, '').length === 0) entry.auth = { type: 'none' };
-    }
-  }
+  for (const declared of declaredAuths(copy)) if (declared.valid) declared.endpoint.auth = { type: 'none' };
   return copy;
 }
 
@@ -70,9 +60,19 @@ export async function checkFiles(
       source: upstreamsPath,
     });
     await upstreams.close();
+    const ambient = options.credentials ? await ambientProblems(file, env) : { checked: 0, problems: [] };
+    if (ambient.problems.length > 0)
+      return {
+        ok: false,
+        lines: [
+          `${upstreamsPath}: ambient credentials not obtained`,
+          ...ambient.problems.map((p) => `  - ${p}`),
+        ],
+      };
     const aliases = catalog.models.reduce((sum, model) => sum + model.aliases.length, 0);
+    const obtained = ambient.checked === 0 ? '' : ` (${ambient.checked} ambient obtained)`;
     const credentials = options.credentials
-      ? 'credentials present'
+      ? `credentials present${obtained}`
       : 'credentials not read (--credentials reads them from this environment)';
     return {
       ok: true,

@@ -33,11 +33,11 @@ const PriceSchema = Type.Object(
   strict,
 );
 
-/** How one gateway effort is sent upstream (the adapter's EffortExpression). */
-const EffortExpressionSchema = Type.Union([
-  Type.Object({ kind: Type.Literal('omit') }, strict),
-  Type.Object({ kind: Type.Literal('openai'), value: Type.String({ minLength: 1 }) }, strict),
-  Type.Object(
+/** How one gateway effort is sent upstream (the adapter's EffortExpression), one schema per `kind`. */
+export const EFFORT_EXPRESSION_BRANCHES = {
+  omit: Type.Object({ kind: Type.Literal('omit') }, strict),
+  openai: Type.Object({ kind: Type.Literal('openai'), value: Type.String({ minLength: 1 }) }, strict),
+  'anthropic-budget': Type.Object(
     {
       kind: Type.Literal('anthropic-budget'),
       budgetTokens: Type.Integer({ minimum: 1024 }),
@@ -45,19 +45,31 @@ const EffortExpressionSchema = Type.Union([
     },
     strict,
   ),
-  Type.Object(
+  'anthropic-adaptive': Type.Object(
     { kind: Type.Literal('anthropic-adaptive'), effort: Type.Optional(Type.String({ minLength: 1 })) },
     strict,
   ),
-  Type.Object({ kind: Type.Literal('gemini-budget'), budgetTokens: Type.Integer({ minimum: 0 }) }, strict),
-  Type.Object(
+  'gemini-budget': Type.Object(
+    { kind: Type.Literal('gemini-budget'), budgetTokens: Type.Integer({ minimum: 0 }) },
+    strict,
+  ),
+  'gemini-level': Type.Object(
     {
       kind: Type.Literal('gemini-level'),
       level: Type.Union(['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'].map((level) => Type.Literal(level))),
     },
     strict,
   ),
-]);
+};
+
+/**
+ * An expression as the file schema sees it: any object, checked afterwards against the branch
+ * its `kind` names (catalog.ts), so a mistake is reported against that branch alone instead of
+ * as a mix of every branch's complaints.
+ */
+const EffortExpressionSchema = Type.Unsafe<
+  Static<(typeof EFFORT_EXPRESSION_BRANCHES)[keyof typeof EFFORT_EXPRESSION_BRANCHES]>
+>(Type.Object({}, { additionalProperties: true }));
 
 /** A named effort profile: gateway effort -> upstream expression; its keys are the efforts accepted. */
 const EffortProfileSchema = Type.Object(
@@ -107,6 +119,8 @@ export const ModelSchema = Type.Object(
     efforts: Type.Array(EffortSchema, { minItems: 1 }),
     defaultEffort: EffortSchema,
     compression: Type.Array(CompressionSchema, { minItems: 1 }),
+    /** The model takes no sampling changes (temperature only 1.0): clients' changes are left out. */
+    fixedSampling: Type.Optional(Type.Boolean()),
     providers: OffersSchema,
     /** Where the figures come from; shown in docs, never used by code. */
     source: Type.Optional(Type.String()),

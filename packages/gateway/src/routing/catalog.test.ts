@@ -55,8 +55,9 @@ test('OpenAI models are on developer and cloud_c; flex costs half of standard wh
   assert.deepEqual(bundledCatalog().lookup('gpt-5.5')?.offers.get('cloud_c')?.tiers, ['standard']);
 });
 
-test('no model advertises compact or compressed before the compression engine exists', () => {
-  for (const model of bundledCatalog().models) assert.deepEqual(model.compressions, ['off'], model.id);
+test('every bundled model accepts all three compression levels', () => {
+  for (const model of bundledCatalog().models)
+    assert.deepEqual(model.compressions, ['off', 'compact', 'compressed'], model.id);
 });
 
 test('a family alias resolves to the newest version; a version alias to its own version', () => {
@@ -121,16 +122,14 @@ test('cross-checks: default effort, duplicates, alias collisions, families, prov
   assert.match(problems, /providers\.cloud_a\.capabilities\.vision: the model itself lacks it/);
 });
 
-test('compact and compressed cannot be advertised yet; off is required', () => {
+test('a model may advertise compact and compressed; off is required, duplicates are not', () => {
   const file = bundledCatalogFile();
-  (file.models[0] as Json).compression = ['compact'];
+  (file.models[0] as Json).compression = ['compact', 'compact'];
+  (file.models[1] as Json).compression = ['off', 'compact'];
   const problems = problemsOf(file);
-  assert.ok(
-    problems.includes(
-      "models[0].compression: 'compact' is not available yet (the compression engine is not built)",
-    ),
-  );
   assert.ok(problems.includes("models[0].compression: must include 'off'"));
+  assert.ok(problems.includes("models[0].compression: 'compact' listed twice"));
+  assert.ok(!problems.some((problem) => problem.startsWith('models[1].compression')));
 });
 
 test('a model id with the grammar separators : or @ is rejected', () => {

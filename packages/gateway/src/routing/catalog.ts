@@ -18,11 +18,12 @@ import {
   type Capabilities,
   type CatalogFile,
   CatalogFileSchema,
+  EFFORT_EXPRESSION_BRANCHES,
   type EffortProfileEntry,
   type ModelEntry,
   type OfferEntry,
 } from './catalog-schema.ts';
-import { schemaProblems } from './schema-errors.ts';
+import { schemaProblems, taggedProblems } from './schema-errors.ts';
 
 export class CatalogError extends Error {
   readonly problems: readonly string[];
@@ -72,9 +73,6 @@ export interface Catalog {
   /** An exact id or an alias -> the model; undefined when unknown. */
   lookup(name: string): CatalogModel | undefined;
 }
-
-/** Until the compression engine exists, no model may advertise a lossy level (issue 5). */
-const COMPRESSIONS_AVAILABLE = new Set(['off']);
 
 function duplicates(values: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -133,12 +131,8 @@ function modelProblems(
       `${path}.defaultEffort: '${model.defaultEffort}' is not in efforts (${model.efforts.join(', ')})`,
     );
   for (const value of duplicates(model.efforts)) problems.push(`${path}.efforts: '${value}' listed twice`);
-  for (const value of model.compression) {
-    if (!COMPRESSIONS_AVAILABLE.has(value))
-      problems.push(
-        `${path}.compression: '${value}' is not available yet (the compression engine is not built)`,
-      );
-  }
+  for (const value of duplicates(model.compression))
+    problems.push(`${path}.compression: '${value}' listed twice`);
   if (!model.compression.includes('off')) problems.push(`${path}.compression: must include 'off'`);
   if (model.maxOutputTokens > model.contextWindow)
     problems.push(`${path}.maxOutputTokens: larger than contextWindow`);
@@ -213,6 +207,7 @@ function toOffer(model: ModelEntry, provider: ProviderId, entry: OfferEntry, pro
       ...(capabilities.webSearch && entry.webSearchTool ? { webSearchTool: entry.webSearchTool } : {}),
       defaultMaxOutputTokens: entry.defaultMaxOutputTokens ?? model.maxOutputTokens,
       maxOutputTokens: model.maxOutputTokens,
+      ...(model.fixedSampling ? { fixedSampling: true } : {}),
     },
   };
 }
@@ -246,6 +241,15 @@ function toModel(
   };
 }
 
+/** Each effort expression against the one schema its `kind` names. */
+function expressionProblems(file: CatalogFile): string[] {
+  return Object.entries(file.effortProfiles).flatMap(([name, profile]) =>
+    Object.entries(profile).flatMap(([effort, expression]) =>
+      taggedProblems(EFFORT_EXPRESSION_BRANCHES, 'kind', expression, `effortProfiles.${name}.${effort}`),
+    ),
+  );
+}
+
 /**
  * Validates a parsed catalog file and indexes it. Throws a CatalogError listing every problem,
  * each named by its path (`models[3].providers.cloud_b.upstreamModel: required`).
@@ -254,6 +258,8 @@ export function buildCatalog(input: unknown, source = 'catalog'): Catalog {
   const shape = schemaProblems(CatalogFileSchema, input);
   if (shape.length > 0) throw new CatalogError(source, shape);
   const file = input as CatalogFile;
+  const expressions = expressionProblems(file);
+  if (expressions.length > 0) throw new CatalogError(source, expressions);
   const familyIds = new Set(file.families.map((family) => family.id));
   const { newest, problems: familyProblems } = newestByFamily(file);
   const problems = [

@@ -110,7 +110,7 @@ test('an exact version carries its aliases, accepted modifiers, prices, capabili
   assert.deepEqual(sonnet.modifiers, {
     effort: ['none', 'minimal', 'low', 'medium', 'high', 'max'],
     tier: [],
-    compression: ['nocompress'],
+    compression: ['nocompress', 'compact', 'compressed'],
   });
   assert.equal(sonnet.capabilities.web_search, true);
   assert.deepEqual(sonnet.providers[0]?.prices, {

@@ -7,8 +7,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { AccessControl, BucketBalance, Ledger, Price, ProviderId } from '../contracts.ts';
-import { gatewayErrors } from '../errors.ts';
+import {
+  type AccessControl,
+  type BucketBalance,
+  type Ledger,
+  type Price,
+  PROVIDERS,
+  type ProviderId,
+} from '../contracts.ts';
+import { bucketsText, gatewayErrors } from '../errors.ts';
+import { AUTHENTICATED_ROUTE_ERRORS, errorResponses } from '../openapi-errors.ts';
 import type { CircuitBreakers } from './breaker.ts';
 import type { Catalog, CatalogModel } from './catalog.ts';
 import type { AcceptedWords } from './model-name.ts';
@@ -58,7 +66,15 @@ const ModelSchema = Type.Object({
   providers: Type.Array(ProviderSchema, { description: 'Providers this account can use for the model now' }),
 });
 
-export const ModelListSchema = Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelSchema) });
+export const ModelListSchema = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(ModelSchema),
+  notice: Type.Optional(
+    Type.String({
+      description: 'Present when `data` is empty: why no model is usable now (budgets, circuits)',
+    }),
+  ),
+});
 type ModelList = Static<typeof ModelListSchema>;
 type ModelObject = Static<typeof ModelSchema>;
 
@@ -169,6 +185,18 @@ export function listModels(
   return { object: 'list', data };
 }
 
+/** Why an empty list is empty, so a caller is not left guessing (OpenAI's SDKs ignore the field). */
+export function emptyListNotice(project: string, balances: Balances): string {
+  if (!PROVIDERS.some((provider) => hasBudget(balances[provider]))) {
+    const buckets = PROVIDERS.map((provider) => ({
+      provider,
+      balance: balances[provider] ?? ('none' as const),
+    }));
+    return `No model is usable: project '${project}' has no budget left on any provider (${bucketsText(buckets)}). Ask a project admin to raise an allocation.`;
+  }
+  return 'No model is usable right now: every provider with budget left is failing (circuit open) or not configured on this gateway. Retry later.';
+}
+
 /** One entry by exact id or alias (as listed), or undefined: unknown or not usable now. */
 export function retrieveModel(
   deps: Pick<ModelsRouteDeps, 'catalog' | 'upstreams' | 'breakers'>,
@@ -194,12 +222,15 @@ export function modelsRoutes(deps: ModelsRouteDeps): FastifyPluginAsync {
             'OpenAI list shape plus aliases, usable providers, accepted modifiers, context window and prices. Computed live.',
           tags: ['models'],
           security: [{ bearerAuth: [] }],
-          response: { 200: ModelListSchema },
+          response: { 200: ModelListSchema, ...errorResponses(AUTHENTICATED_ROUTE_ERRORS) },
         },
       },
       async (request) => {
         const principal = await deps.access.authenticate(request);
-        return listModels(deps, await deps.ledger.balances(principal.projectId));
+        const balances = await deps.ledger.balances(principal.projectId);
+        const list = listModels(deps, balances);
+        if (list.data.length > 0) return list;
+        return { ...list, notice: emptyListNotice(principal.projectSlug, balances) };
       },
     );
     app.get(
@@ -211,8 +242,17 @@ export function modelsRoutes(deps: ModelsRouteDeps): FastifyPluginAsync {
             'The entry `GET /v1/models` would list for this name; 404 `model_not_found` otherwise.',
           tags: ['models'],
           security: [{ bearerAuth: [] }],
-          params: Type.Object({ model: Type.String({ maxLength: 256 }) }),
-          response: { 200: ModelSchema },
+          params: Type.Object({
+            model: Type.String({
+              maxLength: 256,
+              examples: ['gpt-5.4-mini'],
+              description: 'Exact version or alias',
+            }),
+          }),
+          response: {
+            200: ModelSchema,
+            ...errorResponses([...AUTHENTICATED_ROUTE_ERRORS, 'model_not_found']),
+          },
         },
       },
       async (request) => {

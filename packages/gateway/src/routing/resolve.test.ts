@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type AppError, isAppError } from '@app/http-kit';
 import { resolvePlan } from './resolve.ts';
-import { bundledCatalog } from './testing.ts';
+import { buildCatalog } from './catalog.ts';
+import { bundledCatalog, bundledCatalogFile } from './testing.ts';
 
 const catalog = bundledCatalog();
 
@@ -51,10 +52,39 @@ test('unknown or unusable header values are ignored and listed, not errors', () 
   const plan = resolvePlan(catalog, 'claude-haiku-4-5', {
     'x-gateway-effort': 'ultra',
     'x-gateway-service-tier': 'flex',
-    'x-gateway-compression': 'compact',
+    'x-gateway-compression': 'squeeze',
   });
   assert.deepEqual(plan.options, { effort: 'none', tier: 'standard', compression: 'off' });
-  assert.deepEqual(plan.ignored, ['effort=ultra', 'tier=flex', 'compression=compact']);
+  assert.deepEqual(plan.ignored, ['effort=ultra', 'tier=flex', 'compression=squeeze']);
+});
+
+test('compression headers and modifiers resolve per model, with the vendor for the tokenizer', () => {
+  const plan = resolvePlan(catalog, 'claude-haiku-4-5', { 'x-gateway-compression': ' Compact ' });
+  assert.equal(plan.options.compression, 'compact');
+  assert.equal(plan.vendor, 'anthropic');
+  assert.equal(resolvePlan(catalog, 'gpt-5.5:compressed', {}).options.compression, 'compressed');
+  assert.equal(resolvePlan(catalog, 'gemini-flash', {}).vendor, 'google');
+  // The modifier wins over the header.
+  const named = resolvePlan(catalog, 'gpt-5.5:nocompress', { 'x-gateway-compression': 'compressed' });
+  assert.equal(named.options.compression, 'off');
+});
+
+test('a compression level the model does not accept: header ignored and listed, modifier 400', () => {
+  const file = bundledCatalogFile();
+  for (const model of file.models as { id: string; compression: string[] }[])
+    if (model.id === 'gpt-5.5-2026-04-23') model.compression = ['off', 'compact'];
+  const limited = buildCatalog(file);
+  const plan = resolvePlan(limited, 'gpt-5.5', { 'x-gateway-compression': 'compressed' });
+  assert.equal(plan.options.compression, 'off');
+  assert.deepEqual(plan.ignored, ['compression=compressed']);
+  assert.equal(
+    resolvePlan(limited, 'gpt-5.5', { 'x-gateway-compression': 'compact' }).options.compression,
+    'compact',
+  );
+  assert.throws(
+    () => resolvePlan(limited, 'gpt-5.5:compressed', {}),
+    /Accepted compression modifiers: :nocompress, :compact\./,
+  );
 });
 
 test('header compression off and tier standard are accepted as the defaults', () => {
@@ -123,7 +153,7 @@ test('an unknown modifier is 400 naming it and listing the accepted modifiers of
   assert.match(error.message, /':turbo'/);
   assert.match(
     error.message,
-    /effort: :none, :low, :medium, :high, :xhigh; tier: :flex; compression: :nocompress/,
+    /effort: :none, :low, :medium, :high, :xhigh; tier: :flex; compression: :nocompress, :compact, :compressed/,
   );
   assert.equal(failure('gpt-5.5::high').code, 'gateway_invalid_model_modifier');
 });
@@ -138,12 +168,9 @@ test('a modifier the model does not accept is 400 listing that dimension', () =>
   assert.match(failure('claude-opus-4-8:flex').message, /Accepted tier modifiers: \(none\)/);
 });
 
-test('compact and compressed modifiers are rejected while no model accepts them', () => {
-  for (const word of ['compact', 'compressed']) {
-    const error = failure(`gemini-2.5-flash:${word}`);
-    assert.equal(error.code, 'gateway_invalid_model_modifier');
-    assert.match(error.message, /Accepted compression modifiers: :nocompress\./);
-  }
+test('two compression modifiers in one name are rejected', () => {
+  const error = failure('gemini-2.5-flash:compact:compressed');
+  assert.equal(error.code, 'gateway_invalid_model_modifier');
 });
 
 test('a modifier the explicit provider does not accept is 400 naming the provider', () => {

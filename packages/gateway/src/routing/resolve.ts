@@ -95,8 +95,11 @@ function explicitProvider(
 ): ProviderId | undefined {
   const { requested, ignored } = where;
   if (suffix !== undefined) {
-    if (!model.offers.has(suffix))
-      throw gatewayErrors.create('model_not_found', { model: requested }, { param: 'model' });
+    if (!model.offers.has(suffix)) {
+      const serving = [...model.offers.keys()];
+      const detail = `${model.id} is not served by '${suffix}'. Providers serving it: ${serving.join(', ')} (e.g. '${model.id}@${serving[0] ?? suffix}', or no @provider to let the gateway choose).`;
+      throw gatewayErrors.create('model_not_found', { model: requested, detail }, { param: 'model' });
+    }
     return suffix;
   }
   const header = headerValue(headers, OPTION_HEADERS.provider);
@@ -172,6 +175,7 @@ export function resolvePlan(catalog: Catalog, requested: string, headers: Header
     requested,
     model: model.id,
     family: model.family,
+    vendor: model.vendor,
     explicitProvider: provider,
     options,
     ignored,

@@ -12,7 +12,7 @@ import type {
   Selection,
   UpstreamFailureKind,
 } from '../contracts.ts';
-import { gatewayErrors } from '../errors.ts';
+import { gatewayErrors, type TriedBucket } from '../errors.ts';
 import type { CircuitBreakers } from './breaker.ts';
 import type { Catalog, CatalogModel, Offer } from './catalog.ts';
 import { invalidModifier } from './model-name.ts';
@@ -101,6 +101,17 @@ function comboError(model: CatalogModel, plan: RoutePlan) {
   );
 }
 
+type Balances = Awaited<ReturnType<Ledger['balances']>>;
+
+/** The buckets a 402 names: the providers really tried, with what each has left. */
+function exhausted(principal: Principal, providers: readonly ProviderId[], balances: Balances) {
+  const buckets: TriedBucket[] = providers.map((provider) => ({
+    provider,
+    balance: balances[provider] ?? 'none',
+  }));
+  return gatewayErrors.create('gateway_allocation_exhausted', { project: principal.projectSlug, buckets });
+}
+
 function unavailable(reason: string, retryAfterMs?: number) {
   const headers = retryAfterMs ? { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) } : undefined;
   return gatewayErrors.create('provider_unavailable', { reason }, headers ? { headers } : {});
@@ -130,10 +141,7 @@ export function createRouter(deps: RouterDeps): Router {
     // The chat path excludes a provider after its reservation failed: for an explicit one that
     // means its bucket cannot pay, and it is never replaced by another.
     if (exclude.includes(provider))
-      throw gatewayErrors.create('gateway_allocation_exhausted', {
-        project: principal.projectSlug,
-        provider,
-      });
+      throw exhausted(principal, [provider], await ledger.balances(principal.projectId));
     if (!breakers.allows(candidate.endpoint.key)) {
       throw unavailable(
         `The provider '${provider}' is failing and temporarily taken out of service; retry later or choose another provider.`,
@@ -160,13 +168,12 @@ export function createRouter(deps: RouterDeps): Router {
       (c) => !exclude.includes(c.offer.provider) && hasBudget(balances[c.offer.provider]),
     );
     const best = [...usable].sort((a, b) => remaining(b) - remaining(a))[0];
-    if (!best) {
-      const providers = healthy.map((c) => c.offer.provider).join(', ');
-      throw gatewayErrors.create('gateway_allocation_exhausted', {
-        project: principal.projectSlug,
-        provider: providers,
-      });
-    }
+    if (!best)
+      throw exhausted(
+        principal,
+        healthy.map((c) => c.offer.provider),
+        balances,
+      );
     await sticky.set(key, best.offer.provider);
     return best;
   }

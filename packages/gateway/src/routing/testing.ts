@@ -45,6 +45,7 @@ export function principal(overrides: Partial<Principal> = {}): Principal {
     projectSlug: 'apollo',
     tokenId: 'jti-1',
     tokenExpiresAt: new Date('2099-01-01T00:00:00Z'),
+    limits: { project: {}, token: {} },
     ...overrides,
   };
 }

@@ -288,7 +288,7 @@ test('an unknown adapter or auth type lists the known ones; unknown fields are r
     'providers.cloud_a.default.adapter: must be one of openai, openai-compatible, azure-openai, anthropic, bedrock-converse, vertex-claude, gemini, vertex-gemini',
   ]);
   assert.deepEqual(atCloudA({ auth: { type: 'sigv4' } }), [
-    'providers.cloud_a.default.auth.type: must be one of none, api-key, bearer, azure-entra, aws-sigv4, google-service-account',
+    'providers.cloud_a.default.auth.type: must be one of none, api-key, bearer, azure-entra, aws-sigv4, google-service-account, aws-default-chain, google-adc, azure-managed-identity, azure-default',
   ]);
   assert.deepEqual(atCloudA({ retries: 3 }), ['providers.cloud_a.default.retries: unknown field']);
   assert.deepEqual(problemsOf(file({ cloud_a: { default: { adapter: 'bedrock-converse' } } })), [

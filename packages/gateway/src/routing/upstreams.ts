@@ -149,12 +149,17 @@ function resolve(key: string, declared: Declared, options: UpstreamsOptions): En
   const substitute = (url: string) =>
     url.startsWith('simulator') ? `${options.simulatorUrl ?? ''}${url.slice('simulator'.length)}` : url;
   const auth = withSimulator((entry.auth ?? { type: 'none' }) as AuthEntry, substitute);
+  // Where the endpoint is, for signers that need it (SigV4's region, Google's project).
+  const where = {
+    ...('region' in entry ? { region: entry.region } : {}),
+    ...('project' in entry ? { project: entry.project } : {}),
+  };
   return {
     key,
     provider: key.split('/')[0] as ProviderId,
     adapter: entry.adapter,
     params: endpointParams(entry, substitute),
-    signer: createSigner(auth, { env: options.env }),
+    signer: createSigner(auth, { env: options.env, ...where }),
     timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     flexTimeoutMs: entry.flexTimeoutMs ?? DEFAULT_FLEX_TIMEOUT_MS,
     simulated,

@@ -323,7 +323,12 @@ describe('anthropic same-API passthrough', () => {
   const through = (reasoning: EffortExpression, stream = false) => {
     const built = adapter.buildRequest(
       input(
-        { offer: SONNET_46, reasoning, source: { api: 'anthropic-messages', body: client } },
+        {
+          offer: SONNET_46,
+          reasoning,
+          // The stream flag is read from the body as sent, like every other passthrough field.
+          source: { api: 'anthropic-messages', body: stream ? { ...client, stream: true } : client },
+        },
         { stream, maxOutputTokens: undefined },
       ),
     );
@@ -349,5 +354,36 @@ describe('anthropic same-API passthrough', () => {
     assert.deepEqual(json.thinking, { type: 'adaptive' });
     assert.deepEqual(json.output_config, { format: { type: 'json_schema', schema: {} }, effort: 'high' });
     assert.equal('stream' in json, false);
+  });
+});
+
+describe('a model that takes no sampling changes (fixedSampling)', () => {
+  const fixed: OfferProfile = { ...OPUS_47, fixedSampling: true };
+  test('translated: temperature and top_p are left out; 1.0, the one it accepts, stays', () => {
+    const changed = body({ offer: fixed }, { temperature: 0.3 });
+    assert.equal('temperature' in changed, false);
+    assert.equal('top_p' in body({ offer: fixed }, { temperature: undefined, topP: 0.5 }), false);
+    assert.equal(body({ offer: fixed }, { temperature: 1 }).temperature, 1);
+    assert.equal(body({ offer: OPUS_47 }, { temperature: 0.3 }).temperature, 0.3, 'other models keep it');
+  });
+
+  test("passthrough: the client's sampling fields go too, the rest of its body stays", () => {
+    const client: JsonObject = {
+      model: 'claude-opus',
+      messages: [{ role: 'user', content: 'hi' }],
+      temperature: 0.2,
+      top_k: 5,
+      top_p: 0.9,
+      metadata: { user_id: 'u' },
+    };
+    const built = adapter.buildRequest(
+      input({ offer: fixed, source: { api: 'anthropic-messages', body: client } }),
+    );
+    const json = JSON.parse(built.body) as JsonObject;
+    assert.deepEqual(
+      ['temperature', 'top_k', 'top_p'].filter((key) => key in json),
+      [],
+    );
+    assert.deepEqual(json.metadata, { user_id: 'u' });
   });
 });

@@ -6,6 +6,7 @@ import {
   createMessagesStreamTranslator,
   decodeMessage,
 } from '../wire/anthropic-messages/index.ts';
+import { anthropicTokenCounter } from './count-tokens.ts';
 import { mapAnthropicError } from './errors.ts';
 import { buildAnthropicRequest } from './request.ts';
 
@@ -24,6 +25,7 @@ export const anthropicAdapter: ProviderAdapter = {
   parseResponse: parseMessagesResponse,
   createStreamTranslator: createMessagesStreamTranslator,
   mapError: mapAnthropicError,
+  countTokens: anthropicTokenCounter,
 };
 
 export { ANTHROPIC_VERSION, messagesHeaders } from './request.ts';

@@ -19,11 +19,11 @@ export function messagesHeaders(stream: boolean, betas: readonly string[]): Reco
 }
 
 export function buildAnthropicRequest(input: BuildInput): UpstreamHttpRequest {
-  const { body, betas } = encodeMessagesRequest(input);
+  const { body, betas, stream } = encodeMessagesRequest(input);
   return {
     method: 'POST',
     url: `${input.endpoint.baseUrl}/v1/messages`,
-    headers: { ...messagesHeaders(input.request.stream, betas), 'anthropic-version': ANTHROPIC_VERSION },
+    headers: { ...messagesHeaders(stream, betas), 'anthropic-version': ANTHROPIC_VERSION },
     body: JSON.stringify(body),
   };
 }

@@ -4,11 +4,14 @@
  * names an `api-version`, which selects classic deployments
  * (`<resource>/openai/deployments/<deployment>/chat/completions?api-version=...`, where the
  * path's deployment wins over the body's model). The catalog's upstream model is the
- * deployment name. The signer adds `api-key` or an Entra token.
+ * deployment name. The signer adds `api-key` or an Entra token. Responses clients are forwarded
+ * as sent to `<resource>/openai/v1/responses` (classic: `<resource>/openai/responses?api-version=`),
+ * the deployment as `model` in both.
  */
 import type { BuildInput, ProviderAdapter, UpstreamHttpRequest } from '../adapter.ts';
-import { openAIAdapter } from '../openai/index.ts';
+import { openAIChatAdapter } from '../openai/index.ts';
 import { isStream, openAIBody, openAIHeaders } from '../openai/request.ts';
+import { withResponses } from '../openai/responses.ts';
 
 function buildAzureRequest(input: BuildInput): UpstreamHttpRequest {
   const { baseUrl, apiVersion } = input.endpoint;
@@ -25,8 +28,14 @@ function buildAzureRequest(input: BuildInput): UpstreamHttpRequest {
   };
 }
 
-export const azureOpenAIAdapter: ProviderAdapter = {
-  ...openAIAdapter,
-  id: 'azure-openai',
-  buildRequest: buildAzureRequest,
-};
+function responsesUrl(input: BuildInput): string {
+  const { baseUrl, apiVersion } = input.endpoint;
+  return apiVersion === undefined
+    ? `${baseUrl}/v1/responses`
+    : `${baseUrl}/responses?api-version=${encodeURIComponent(apiVersion)}`;
+}
+
+export const azureOpenAIAdapter: ProviderAdapter = withResponses(
+  { ...openAIChatAdapter, id: 'azure-openai', buildRequest: buildAzureRequest },
+  { url: responsesUrl, model: (input) => input.offer.upstreamModel },
+);

@@ -237,3 +237,10 @@ describe('bedrock-converse request: what Bedrock accepts for Claude', () => {
     assert.equal('serviceTier' in body(input()), false);
   });
 });
+
+test('a model that takes no sampling changes (fixedSampling): no temperature or topP in inferenceConfig', () => {
+  const fixed: OfferProfile = { ...OPUS_47, fixedSampling: true };
+  const { inference } = fields({ kind: 'omit' }, fixed, { temperature: 0.3, topP: 0.5 });
+  assert.deepEqual(Object.keys(inference), ['maxTokens']);
+  assert.equal(fields({ kind: 'omit' }, OPUS_47, { temperature: 0.3 }).inference.temperature, 0.3);
+});

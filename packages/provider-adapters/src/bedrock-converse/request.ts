@@ -59,11 +59,17 @@ function toolConfig(request: ModelRequest, thinking: boolean): ToolConfig | unde
   return { tools: toolEntries(tools), ...(choice === undefined ? {} : { toolChoice: choice }) };
 }
 
-function inferenceConfig(request: ModelRequest, maxTokens: number, thinking: boolean): InferenceConfig {
+function inferenceConfig(
+  request: ModelRequest,
+  maxTokens: number,
+  thinking: boolean,
+  fixedSampling: boolean,
+): InferenceConfig {
   const config: InferenceConfig = { maxTokens };
-  // Claude refuses sampling changes while thinking.
-  if (!thinking && request.temperature !== undefined) config.temperature = request.temperature;
-  if (!thinking && request.topP !== undefined) config.topP = request.topP;
+  // Claude refuses sampling changes while thinking, and some models (fixedSampling) always.
+  const sampling = !thinking && !fixedSampling;
+  if (sampling && request.temperature !== undefined) config.temperature = request.temperature;
+  if (sampling && request.topP !== undefined) config.topP = request.topP;
   if (request.stop !== undefined && request.stop.length > 0) config.stopSequences = request.stop;
   return config;
 }
@@ -81,7 +87,7 @@ export function converseBody(input: BuildInput): ConverseRequest {
   const plan = reasoningPlan(input.reasoning, limit);
   const body: ConverseRequest = {
     messages: converseMessages(request.turns),
-    inferenceConfig: inferenceConfig(request, plan.maxTokens, plan.thinking),
+    inferenceConfig: inferenceConfig(request, plan.maxTokens, plan.thinking, offer.fixedSampling === true),
   };
   const system = systemBlocks(request.system);
   if (system.length > 0) body.system = system;

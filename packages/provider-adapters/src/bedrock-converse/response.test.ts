@@ -183,6 +183,26 @@ describe('bedrock-converse stream', () => {
     }
   });
 
+  test('multi-byte text, the stream cut at every byte offset and in reused buffers', () => {
+    const pieces = ['Grüße', ' 東京', ' 🙂'];
+    const bytes = Buffer.concat([
+      event('messageStart', { role: 'assistant' }),
+      ...pieces.map((text) => event('contentBlockDelta', { contentBlockIndex: 0, delta: { text } })),
+      event('messageStop', { stopReason: 'end_turn' }),
+    ]);
+    for (let at = 1; at < bytes.length; at++) {
+      const translator = adapter.createStreamTranslator(context);
+      // The network reuses its buffers once a read is handed over.
+      const read = Buffer.from(bytes.subarray(0, at));
+      const events = translator.push(read);
+      read.fill(0);
+      events.push(...translator.push(Buffer.from(bytes.subarray(at))), ...translator.end());
+      const text = events.map((e) => (e.type === 'text' ? e.text : '')).join('');
+      assert.equal(text, pieces.join(''), `cut at ${at}`);
+      assert.equal(events.at(-1)?.type, 'done', `cut at ${at}`);
+    }
+  });
+
   test('a stream cut before messageStop ends in an error; after it, done', () => {
     const start = event('messageStart', { role: 'assistant' });
     const text = event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'The' } });

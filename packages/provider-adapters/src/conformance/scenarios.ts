@@ -53,7 +53,8 @@ export function assertNoLeak(message: string): void {
 
 /** A client API other than the adapter's own, so the output is the internal model, not native. */
 function foreignApi(adapter: ProviderAdapter): ResponseContext {
-  const api: WireApi = adapter.wireApi === 'openai-responses' ? 'openai-chat' : 'openai-responses';
+  // Not Responses: the OpenAI and Azure adapters also speak it, so it would be native there.
+  const api: WireApi = adapter.wireApi === 'anthropic-messages' ? 'openai-chat' : 'anthropic-messages';
   return { clientApi: api };
 }
 

@@ -37,6 +37,11 @@ export interface OfferProfile {
   readonly defaultMaxOutputTokens: number;
   /** The model's own output ceiling. */
   readonly maxOutputTokens: number;
+  /**
+   * The model takes no sampling changes (Claude after Opus 4.6: temperature only 1.0, no
+   * top_p/top_k; anything else is a 400): they are left out rather than failing the call.
+   */
+  readonly fixedSampling?: boolean;
 }
 
 /** Where an upstream is reached; not secret (credentials are the signer's). */

@@ -64,4 +64,9 @@ export type WireApi = 'openai-chat' | 'anthropic-messages' | 'openai-responses';
 export interface SourceBody {
   readonly api: WireApi;
   readonly body: JsonObject;
+  /**
+   * Anthropic `anthropic-beta` header values the client sent: headers are not in the body, and
+   * an upstream of the same API must get them too (an upstream of another API cannot).
+   */
+  readonly betas?: readonly string[];
 }

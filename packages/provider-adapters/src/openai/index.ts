@@ -2,10 +2,11 @@ import type { ProviderAdapter } from '../adapter.ts';
 import { mapOpenAIError } from './errors.ts';
 import { buildOpenAIRequest } from './request.ts';
 import { parseOpenAIResponse } from './response.ts';
+import { withResponses } from './responses.ts';
 import { createOpenAIStreamTranslator } from './stream.ts';
 
-/** OpenAI Chat Completions (`https://api.openai.com/v1`; the signer adds the Bearer key). */
-export const openAIAdapter: ProviderAdapter = {
+/** Chat Completions only: servers of OpenAI's API (see openai-compatible). */
+export const openAIChatAdapter: ProviderAdapter = {
   id: 'openai',
   wireApi: 'openai-chat',
   buildRequest: buildOpenAIRequest,
@@ -13,3 +14,12 @@ export const openAIAdapter: ProviderAdapter = {
   createStreamTranslator: createOpenAIStreamTranslator,
   mapError: mapOpenAIError,
 };
+
+/**
+ * OpenAI (`https://api.openai.com/v1`; the signer adds the Bearer key): Chat Completions, and
+ * `/responses` for Responses clients (same-API passthrough).
+ */
+export const openAIAdapter: ProviderAdapter = withResponses(openAIChatAdapter, {
+  url: (input) => `${input.endpoint.baseUrl}/responses`,
+  model: (input) => input.offer.upstreamModel,
+});

@@ -3,6 +3,7 @@ import type { ProviderAdapter } from '../adapter.ts';
 import { parseMessagesResponse } from '../anthropic/index.ts';
 import { ANTHROPIC_API, createMessagesStreamTranslator } from '../wire/anthropic-messages/index.ts';
 import { mapVertexClaudeError } from './errors.ts';
+import { vertexClaudeTokenCounter } from './count-tokens.ts';
 import { buildVertexClaudeRequest } from './request.ts';
 
 export const vertexClaudeAdapter: ProviderAdapter = {
@@ -12,6 +13,7 @@ export const vertexClaudeAdapter: ProviderAdapter = {
   parseResponse: parseMessagesResponse,
   createStreamTranslator: createMessagesStreamTranslator,
   mapError: mapVertexClaudeError,
+  countTokens: vertexClaudeTokenCounter,
 };
 
 export { VERTEX_ANTHROPIC_VERSION } from './request.ts';

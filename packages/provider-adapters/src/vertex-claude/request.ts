@@ -10,29 +10,29 @@ import { encodeMessagesRequest } from '../wire/anthropic-messages/index.ts';
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
 /** Percent-encodes a path segment but keeps `@`, which Vertex model versions use (`claude-sonnet-4-5@20250929`). */
-function pathSegment(value: string): string {
+export function vertexPathSegment(value: string): string {
   return encodeURIComponent(value).replace(/%40/g, '@');
 }
 
-function segment(name: string, value: string | undefined): string {
+export function vertexSegment(name: string, value: string | undefined): string {
   if (value === undefined || value === '')
     throw new AdapterRequestError(`the Vertex endpoint has no ${name}.`);
-  return pathSegment(value);
+  return vertexPathSegment(value);
 }
 
 export function buildVertexClaudeRequest(input: BuildInput): UpstreamHttpRequest {
-  const { endpoint, offer, request } = input;
-  const { body, betas } = encodeMessagesRequest(input);
+  const { endpoint, offer } = input;
+  const { body, betas, stream } = encodeMessagesRequest(input);
   // The model is named in the path; Vertex refuses a body that names it too.
   const { model: _model, ...rest } = body;
-  const method = request.stream ? 'streamRawPredict' : 'rawPredict';
+  const method = stream ? 'streamRawPredict' : 'rawPredict';
   const path =
-    `/projects/${segment('project', endpoint.project)}/locations/${segment('region', endpoint.region)}` +
-    `/publishers/anthropic/models/${pathSegment(offer.upstreamModel)}:${method}`;
+    `/projects/${vertexSegment('project', endpoint.project)}/locations/${vertexSegment('region', endpoint.region)}` +
+    `/publishers/anthropic/models/${vertexPathSegment(offer.upstreamModel)}:${method}`;
   return {
     method: 'POST',
     url: `${endpoint.baseUrl}${path}`,
-    headers: messagesHeaders(request.stream, betas),
+    headers: messagesHeaders(stream, betas),
     body: JSON.stringify({ anthropic_version: VERTEX_ANTHROPIC_VERSION, ...rest }),
   };
 }

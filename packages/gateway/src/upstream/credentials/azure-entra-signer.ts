@@ -1,7 +1,7 @@
 /**
  * Microsoft Entra ID tokens for Azure OpenAI: @azure/identity's ClientSecretCredential, sent
  * as `Authorization: Bearer` (never together with `api-key`). Tokens are cached and refreshed
- * early by TokenCache, one cache per signer (one scope).
+ * early by TokenCache, one cache per signer (one scope); the ambient Azure signers share this.
  */
 import {
   ClientSecretCredential,
@@ -59,15 +59,31 @@ async function fetchToken(credential: TokenCredential, scope: string, label: str
 
 export function createAzureEntraSigner(entry: AzureEntraAuth, deps: AzureEntraDeps): Signer {
   const credential = deps.credential ?? clientSecretCredential(entry, deps);
-  const scope = entry.scope ?? DEFAULT_AZURE_SCOPE;
   const label = `azure-entra (tenant ${entry.tenantId}, client ${entry.clientId}, ${entry.clientSecret})`;
+  return createTokenCredentialSigner(
+    'azure-entra',
+    label,
+    credential,
+    entry.scope ?? DEFAULT_AZURE_SCOPE,
+    deps,
+  );
+}
+
+/** A signer sending a TokenCredential's tokens for one scope as `Authorization: Bearer`. */
+export function createTokenCredentialSigner(
+  kind: string,
+  label: string,
+  credential: TokenCredential,
+  scope: string,
+  deps: SignerDeps,
+): Signer {
   const cache = new TokenCache({
     label,
     now: deps.now ?? Date.now,
     fetch: () => fetchToken(credential, scope, label),
   });
   return {
-    kind: 'azure-entra',
+    kind,
     async sign(request, signal) {
       return withCredentialHeader(request, 'authorization', `Bearer ${await cache.get(signal)}`);
     },

@@ -89,6 +89,19 @@ describe('createSigner', () => {
       'azure-entra',
       'google-service-account',
     ]);
+    const ambient: AuthEntry[] = [
+      { type: 'aws-default-chain' },
+      { type: 'google-adc' },
+      { type: 'azure-managed-identity' },
+      { type: 'azure-default' },
+    ];
+    // Nothing is looked up at creation: metadata servers may answer only once the host is up.
+    const ambientSigners = ambient.map((entry) => createSigner(entry, { env: {}, region: 'us-east-1' }));
+    assert.deepEqual(
+      ambientSigners.map((signer) => signer.kind),
+      ['aws-default-chain', 'google-adc', 'azure-managed-identity', 'azure-default'],
+    );
+    for (const signer of ambientSigners) await signer.close();
     const signed = await createSigner(
       { type: 'api-key', header: 'x-api-key', key: 'env:API_KEY' },
       { env },

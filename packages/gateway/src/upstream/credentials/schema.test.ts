@@ -57,6 +57,26 @@ const valid: { [K in AuthType]: unknown[] } = {
       tokenUrl: 'https://private.p.googleapis.com/token',
     },
   ],
+  'aws-default-chain': [
+    { type: 'aws-default-chain' },
+    { type: 'aws-default-chain', profile: 'bedrock-prod', region: 'eu-central-1', service: 'bedrock' },
+  ],
+  'google-adc': [
+    { type: 'google-adc' },
+    { type: 'google-adc', scopes: ['https://www.googleapis.com/auth/cloud-platform'] },
+  ],
+  'azure-managed-identity': [
+    { type: 'azure-managed-identity' },
+    {
+      type: 'azure-managed-identity',
+      clientId: '11111111-1111-1111-1111-111111111111',
+      scope: 'api://x/.default',
+    },
+  ],
+  'azure-default': [
+    { type: 'azure-default' },
+    { type: 'azure-default', clientId: '11111111-1111-1111-1111-111111111111' },
+  ],
 };
 
 const invalid: { [K in AuthType]: unknown[] } = {
@@ -90,6 +110,24 @@ const invalid: { [K in AuthType]: unknown[] } = {
     { type: 'google-service-account', credentials: '{"private_key":"..."}' },
     { type: 'google-service-account', credentials: 'env:K', scopes: [] },
     { type: 'google-service-account', credentials: 'env:K', tokenUrl: 'http://tokens.example/token' },
+  ],
+  // Ambient types carry no secret: a key pasted in is an unknown field.
+  'aws-default-chain': [
+    { type: 'aws-default-chain', accessKeyId: 'env:A' },
+    { type: 'aws-default-chain', profile: 'two words' },
+    { type: 'aws-default-chain', region: 'US EAST' },
+  ],
+  'google-adc': [
+    { type: 'google-adc', scopes: [] },
+    { type: 'google-adc', credentials: 'path:/key.json' },
+  ],
+  'azure-managed-identity': [
+    { type: 'azure-managed-identity', clientId: 'a/../b' },
+    { type: 'azure-managed-identity', clientSecret: 'env:S' },
+  ],
+  'azure-default': [
+    { type: 'azure-default', tenantId: 't' },
+    { type: 'azure-default', scope: 'two scopes' },
   ],
 };
 

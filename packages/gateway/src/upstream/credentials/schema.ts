@@ -79,6 +79,55 @@ export const GoogleServiceAccountAuthSchema = Type.Object(
   strict,
 );
 
+/**
+ * Ambient credentials: the machine's own identity, found by the vendor's library (instance or
+ * container metadata, workload identity, environment, shared config), with no secret in the
+ * upstreams file. The libraries read the process environment themselves.
+ */
+const AWS_PROFILE = Type.String({ pattern: '^[A-Za-z0-9._+=,@-]+$' });
+
+/** The AWS SDK's default credential chain; the region is the endpoint's unless set here. */
+export const AwsDefaultChainAuthSchema = Type.Object(
+  {
+    type: Type.Literal('aws-default-chain'),
+    /** A profile of the shared config files (`AWS_PROFILE` otherwise). */
+    profile: Type.Optional(AWS_PROFILE),
+    region: Type.Optional(Type.String({ pattern: '^[a-z0-9-]+$' })),
+    service: Type.Optional(Type.String({ pattern: '^[a-z0-9-]+$' })),
+  },
+  strict,
+);
+
+/** Google application default credentials (key file, gcloud, metadata server, federation). */
+export const GoogleAdcAuthSchema = Type.Object(
+  {
+    type: Type.Literal('google-adc'),
+    scopes: Type.Optional(Type.Array(Type.String({ pattern: '^\\S+$' }), { minItems: 1 })),
+  },
+  strict,
+);
+
+/** An Azure managed identity: system-assigned, or user-assigned when `clientId` is set. */
+export const AzureManagedIdentityAuthSchema = Type.Object(
+  {
+    type: Type.Literal('azure-managed-identity'),
+    clientId: Type.Optional(Identifier),
+    scope: Type.Optional(Type.String({ pattern: '^\\S+$' })),
+  },
+  strict,
+);
+
+/** @azure/identity's DefaultAzureCredential (environment, workload identity, managed identity, CLI). */
+export const AzureDefaultAuthSchema = Type.Object(
+  {
+    type: Type.Literal('azure-default'),
+    /** The user-assigned managed identity or workload identity to use. */
+    clientId: Type.Optional(Identifier),
+    scope: Type.Optional(Type.String({ pattern: '^\\S+$' })),
+  },
+  strict,
+);
+
 /** Auth type -> schema: the tagged union, validated branch by branch on `type`. */
 export const AUTH_SCHEMAS = {
   none: NoneAuthSchema,
@@ -87,6 +136,10 @@ export const AUTH_SCHEMAS = {
   'azure-entra': AzureEntraAuthSchema,
   'aws-sigv4': AwsSigv4AuthSchema,
   'google-service-account': GoogleServiceAccountAuthSchema,
+  'aws-default-chain': AwsDefaultChainAuthSchema,
+  'google-adc': GoogleAdcAuthSchema,
+  'azure-managed-identity': AzureManagedIdentityAuthSchema,
+  'azure-default': AzureDefaultAuthSchema,
 } as const;
 
 export type AuthType = keyof typeof AUTH_SCHEMAS;
@@ -96,4 +149,8 @@ export type BearerAuth = Static<typeof BearerAuthSchema>;
 export type AzureEntraAuth = Static<typeof AzureEntraAuthSchema>;
 export type AwsSigv4Auth = Static<typeof AwsSigv4AuthSchema>;
 export type GoogleServiceAccountAuth = Static<typeof GoogleServiceAccountAuthSchema>;
+export type AwsDefaultChainAuth = Static<typeof AwsDefaultChainAuthSchema>;
+export type GoogleAdcAuth = Static<typeof GoogleAdcAuthSchema>;
+export type AzureManagedIdentityAuth = Static<typeof AzureManagedIdentityAuthSchema>;
+export type AzureDefaultAuth = Static<typeof AzureDefaultAuthSchema>;
 export type AuthEntry = Static<(typeof AUTH_SCHEMAS)[AuthType]>;

@@ -4,4 +4,8 @@ export interface SignerDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Clock in epoch milliseconds (token expiry, SigV4 date); Date.now when absent. */
   readonly now?: () => number;
+  /** The endpoint's region (a Bedrock endpoint's `region`): what SigV4 signs for by default. */
+  readonly region?: string;
+  /** The endpoint's Google Cloud project (Vertex), so that ADC need not look one up. */
+  readonly project?: string;
 }

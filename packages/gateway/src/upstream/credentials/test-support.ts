@@ -131,3 +131,25 @@ export function forwardingHttpClient(origin: string): HttpClient {
     },
   };
 }
+
+/**
+ * Runs `action` with process.env changed, then restores it exactly. Only for the ambient
+ * credential libraries (AWS SDK, google-auth-library, @azure/identity), which read
+ * process.env themselves and take no environment object. Variables whose name matches
+ * `clear` are removed first so that the developer's own cloud setup cannot leak in.
+ */
+export async function withProcessEnv<T>(
+  vars: Record<string, string>,
+  action: () => Promise<T>,
+  clear: RegExp = /^(AWS_|AZURE_|IDENTITY_|MSI_|IMDS_|GOOGLE_|GCE_|GCLOUD_|CLOUDSDK_|METADATA_SERVER)/,
+): Promise<T> {
+  const saved = { ...process.env };
+  for (const name of Object.keys(process.env)) if (clear.test(name)) delete process.env[name];
+  Object.assign(process.env, vars);
+  try {
+    return await action();
+  } finally {
+    for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  }
+}

@@ -71,6 +71,22 @@ function fitThinking(body: JsonObject): void {
   }
 }
 
+/** The model's own sampling: its only accepted temperature (1.0) stays, every other change goes. */
+function fixSampling(body: JsonObject): void {
+  if (body.temperature !== 1) delete body.temperature;
+  delete body.top_p;
+  delete body.top_k;
+}
+
+/**
+ * How the client wants thinking shown (`display`, on both thinking types): the gateway decides
+ * whether and how much the model thinks, not how the answer presents it, so this is kept.
+ * Claude Code asks for `omitted` or `updates`.
+ */
+function displayOf(thinking: unknown): unknown {
+  return isJsonObject(thinking) && thinking.display !== undefined ? thinking.display : undefined;
+}
+
 /**
  * Applies the output limit, effort and tier to `body` in place. `omit` leaves thinking as the
  * body has it (none from the codec; the client's own in passthrough, i.e. the model default
@@ -81,13 +97,16 @@ export function applyEffort(body: JsonObject, edits: EffortEdits): void {
   checkTier(edits.tier);
   const requested = typeof body.max_tokens === 'number' ? body.max_tokens : edits.requestedMaxTokens;
   body.max_tokens = outputLimit(requested, edits.offer);
+  if (edits.offer.fixedSampling) fixSampling(body);
   const { reasoning } = edits;
   if (reasoning.kind === 'omit') return;
   if (reasoning.kind !== 'anthropic-budget' && reasoning.kind !== 'anthropic-adaptive')
     throw new AdapterRequestError(`this model's effort setting (${reasoning.kind}) is not an Anthropic one.`);
+  const display = displayOf(body.thinking);
   delete body.thinking;
   withEffort(body, reasoning.effort);
   if (reasoning.kind === 'anthropic-adaptive') body.thinking = { type: 'adaptive' };
   else if (!applyBudget(body, reasoning.budgetTokens)) return;
+  if (display !== undefined) body.thinking = { ...(body.thinking as JsonObject), display };
   fitThinking(body);
 }

@@ -13,6 +13,7 @@ export interface EncodedMessages {
   readonly body: JsonObject;
   /** `anthropic-beta` values, sent as a header rather than in the body. */
   readonly betas: readonly string[];
+  readonly stream: boolean;
 }
 
 /** Anthropic's structured output; JSON mode without a schema has no equivalent and is not sent. */
@@ -48,24 +49,30 @@ function fromModel(input: BuildInput): JsonObject {
 }
 
 /** The client's body, unknown fields included, with the model id and stream flag set. */
-function fromSource(input: BuildInput, source: JsonObject): { body: JsonObject; betas: string[] } {
+function fromSource(
+  input: BuildInput,
+  source: JsonObject,
+  headerBetas: readonly string[],
+): { body: JsonObject; betas: string[] } {
   const { betas, ...rest } = source;
+  // Read from the body, not `input.request`: a passthrough never decodes what it forwards.
   const body: JsonObject = { ...rest, model: input.offer.upstreamModel };
-  if (input.request.stream) body.stream = true;
-  else delete body.stream;
+  if (source.stream !== true) delete body.stream;
   const list = Array.isArray(betas) ? betas.filter((beta): beta is string => typeof beta === 'string') : [];
-  return { body, betas: list };
+  return { body, betas: [...new Set([...headerBetas, ...list])] };
 }
 
 export function encodeMessagesRequest(input: BuildInput): EncodedMessages {
   const source = input.source?.api === ANTHROPIC_API ? input.source.body : undefined;
   const { body, betas } =
-    source === undefined ? { body: fromModel(input), betas: [] } : fromSource(input, source);
+    source === undefined
+      ? { body: fromModel(input), betas: [] }
+      : fromSource(input, source, input.source?.betas ?? []);
   applyEffort(body, {
     offer: input.offer,
     reasoning: input.reasoning,
     tier: input.tier,
-    requestedMaxTokens: input.request.maxOutputTokens,
+    requestedMaxTokens: source === undefined ? input.request.maxOutputTokens : undefined,
   });
-  return { body, betas };
+  return { body, betas, stream: body.stream === true };
 }

@@ -37,77 +37,85 @@ class GeminiStream {
   #grounding: unknown;
 
   push(bytes: Uint8Array): StreamEvent[] {
-    return this.#decoder.push(bytes).flatMap((event) => this.#event(event.data));
+    const out: StreamEvent[] = [];
+    for (const event of this.#decoder.push(bytes)) this.#event(event.data, out);
+    return out;
   }
 
   end(): StreamEvent[] {
-    const events = this.#decoder.end().flatMap((event) => this.#event(event.data));
-    if (this.#closed) return events;
+    const out: StreamEvent[] = [];
+    for (const event of this.#decoder.end()) this.#event(event.data, out);
+    if (this.#closed) return out;
     this.#closed = true;
-    if (!this.#finished) return [...events, failure('the provider ended the stream before it finished.')];
+    if (!this.#finished) {
+      out.push(failure('the provider ended the stream before it finished.'));
+      return out;
+    }
     const tier = servedTierOf(this.#usage);
     const usage = usageOf(this.#usage, searched(this.#grounding));
-    if (tier !== undefined) events.push({ type: 'served_tier', tier });
-    if (usage !== undefined) events.push({ type: 'usage', usage });
-    events.push({ type: 'done' });
-    return events;
+    if (tier !== undefined) out.push({ type: 'served_tier', tier });
+    if (usage !== undefined) out.push({ type: 'usage', usage });
+    out.push({ type: 'done' });
+    return out;
   }
 
-  #event(data: string): StreamEvent[] {
-    if (this.#closed) return [];
+  /** One SSE event's translation, appended to `out` (this runs once per chunk). */
+  #event(data: string, out: StreamEvent[]): void {
+    if (this.#closed) return;
     const chunk = parseJson(data);
     if (!isJsonObject(chunk)) {
       this.#closed = true;
-      return [failure('the provider sent a malformed stream event.')];
+      out.push(failure('the provider sent a malformed stream event.'));
+      return;
     }
     if (chunk.error !== undefined) {
       this.#closed = true;
-      return [{ type: 'error', failure: mapGeminiStreamError(chunk.error) }];
+      out.push({ type: 'error', failure: mapGeminiStreamError(chunk.error) });
+      return;
     }
-    const events: StreamEvent[] = [];
     if (this.#id === undefined) {
       this.#id = responseIdOf(chunk, data);
-      events.push({ type: 'start', id: this.#id });
+      out.push({ type: 'start', id: this.#id });
     }
     if (chunk.usageMetadata !== undefined) this.#usage = chunk.usageMetadata;
     // Anything after the finish (a trailing usage report) adds no content.
-    if (!this.#finished) events.push(...this.#content(chunk));
-    return events;
+    if (!this.#finished) this.#content(chunk, out);
   }
 
-  #content(chunk: JsonObject): StreamEvent[] {
+  #content(chunk: JsonObject, out: StreamEvent[]): void {
     if (promptBlocked(chunk)) {
       this.#finished = true;
-      return [{ type: 'finish', reason: 'content_filter' }];
+      out.push({ type: 'finish', reason: 'content_filter' });
+      return;
     }
     const candidate = candidateOf(chunk);
-    const events = partsOf(candidate).flatMap((view) => this.#part(view));
+    for (const view of partsOf(candidate)) this.#part(view, out);
     if (candidate?.groundingMetadata !== undefined) this.#grounding = candidate.groundingMetadata;
     if (typeof candidate?.finishReason === 'string') {
       this.#finished = true;
       for (const citation of citationsOf(this.#grounding, this.#answer))
-        events.push({ type: 'citation', citation });
-      events.push({ type: 'finish', reason: finishReasonOf(candidate.finishReason, this.#calls > 0) });
+        out.push({ type: 'citation', citation });
+      out.push({ type: 'finish', reason: finishReasonOf(candidate.finishReason, this.#calls > 0) });
     }
-    return events;
   }
 
   /** Gemini sends each function call whole: its start and all its arguments at once. */
-  #part(view: PartView): StreamEvent[] {
+  #part(view: PartView, out: StreamEvent[]): void {
     const signature = view.signature === undefined ? {} : { signature: view.signature };
-    if (view.kind === 'thought') return [{ type: 'thinking', text: view.text, ...signature }];
-    if (view.kind === 'text') {
+    if (view.kind === 'thought') {
+      out.push({ type: 'thinking', text: view.text, ...signature });
+    } else if (view.kind === 'text') {
       this.#answer += view.text;
-      const events: StreamEvent[] = view.signature === undefined ? [] : [{ type: 'thinking', ...signature }];
-      if (view.text !== '') events.push({ type: 'text', text: view.text });
-      return events;
+      if (view.signature !== undefined) out.push({ type: 'thinking', ...signature });
+      if (view.text !== '') out.push({ type: 'text', text: view.text });
+    } else {
+      const index = this.#calls++;
+      const id = callId(view, this.#id ?? '', index);
+      out.push(
+        { type: 'tool_call_start', index, id, name: view.name, ...signature },
+        { type: 'tool_call_delta', index, arguments: view.arguments },
+      );
     }
-    const index = this.#calls++;
-    const id = callId(view, this.#id ?? '', index);
-    return [
-      { type: 'tool_call_start', index, id, name: view.name, ...signature },
-      { type: 'tool_call_delta', index, arguments: view.arguments },
-    ];
   }
 }
 

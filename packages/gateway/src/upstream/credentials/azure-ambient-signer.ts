@@ -1,0 +1,51 @@
+/**
+ * Ambient Microsoft Entra credentials for Azure OpenAI, from @azure/identity:
+ * - `azure-managed-identity`: ManagedIdentityCredential (App Service and Functions through
+ *   IDENTITY_ENDPOINT/IDENTITY_HEADER, Cloud Shell, Arc, Service Fabric, else the VM's IMDS),
+ *   system-assigned or the user-assigned identity `clientId`;
+ * - `azure-default`: DefaultAzureCredential (environment, AKS workload identity, managed
+ *   identity, then developer sign-ins such as the Azure CLI).
+ * Tokens go through the same TokenCache as `azure-entra` (refreshed before expiry, or when
+ * Entra's `refresh_in` says so). @azure/identity and MSAL read the process environment
+ * themselves, when a token is first asked for, never at import.
+ */
+import { DefaultAzureCredential, ManagedIdentityCredential, type TokenCredential } from '@azure/identity';
+import { createTokenCredentialSigner } from './azure-entra-signer.ts';
+import { type AzureDefaultAuth, type AzureManagedIdentityAuth, DEFAULT_AZURE_SCOPE } from './schema.ts';
+import { CredentialError, type Signer } from './signer.ts';
+import type { SignerDeps } from './signer-deps.ts';
+
+/** Constructors throw when the environment names an unusable source (e.g. Cloud Shell + clientId). */
+function created(label: string, make: () => TokenCredential): TokenCredential {
+  try {
+    return make();
+  } catch (error) {
+    throw new CredentialError(`${label}: ${error instanceof Error ? error.name : 'error'} at creation`);
+  }
+}
+
+export function createAzureManagedIdentitySigner(entry: AzureManagedIdentityAuth, deps: SignerDeps): Signer {
+  const identity = entry.clientId === undefined ? 'system-assigned' : `client ${entry.clientId}`;
+  const label = `azure-managed-identity (${identity})`;
+  const credential = created(label, () =>
+    entry.clientId === undefined
+      ? new ManagedIdentityCredential()
+      : new ManagedIdentityCredential({ clientId: entry.clientId }),
+  );
+  const scope = entry.scope ?? DEFAULT_AZURE_SCOPE;
+  return createTokenCredentialSigner('azure-managed-identity', label, credential, scope, deps);
+}
+
+export function createAzureDefaultSigner(entry: AzureDefaultAuth, deps: SignerDeps): Signer {
+  const label = `azure-default (${entry.clientId === undefined ? 'default identity' : `client ${entry.clientId}`})`;
+  const credential = created(label, () =>
+    entry.clientId === undefined
+      ? new DefaultAzureCredential()
+      : new DefaultAzureCredential({
+          managedIdentityClientId: entry.clientId,
+          workloadIdentityClientId: entry.clientId,
+        }),
+  );
+  const scope = entry.scope ?? DEFAULT_AZURE_SCOPE;
+  return createTokenCredentialSigner('azure-default', label, credential, scope, deps);
+}
