@@ -4,6 +4,8 @@
  * behind the gateway, which passes unknown body fields through untouched) or from the
  * simulator's configuration (a default for every request). Header > body > configuration.
  */
+import { parseToolTurn, type ToolTurn } from './tool-turn.ts';
+
 export interface Behaviour {
   /** Answer with this HTTP status and an OpenAI error envelope instead of a completion. */
   readonly failStatus?: number;
@@ -19,6 +21,8 @@ export interface Behaviour {
   readonly tokenDelayMs?: number;
   /** Length of the generated reply, in tokens (before max_tokens limits it). */
   readonly replyTokens?: number;
+  /** The scripted tool turn (tool-turn.ts): call this tool with this input, then quote its result. */
+  readonly toolTurn?: ToolTurn;
 }
 
 type Source = (name: string) => unknown;
@@ -33,6 +37,7 @@ const FIELDS = {
   firstTokenDelayMs: ['first-token-delay-ms', 'first_token_delay_ms'],
   tokenDelayMs: ['token-delay-ms', 'token_delay_ms'],
   replyTokens: ['reply-tokens', 'reply_tokens'],
+  toolTurn: ['tool-turn', 'tool_turn'],
 } as const;
 
 function integer(value: unknown): number | undefined {
@@ -54,6 +59,7 @@ function read(source: Source, which: 0 | 1): Behaviour {
     firstTokenDelayMs: integer(get('firstTokenDelayMs')),
     tokenDelayMs: integer(get('tokenDelayMs')),
     replyTokens: integer(get('replyTokens')),
+    toolTurn: parseToolTurn(get('toolTurn')),
   };
   return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
 }

@@ -3,6 +3,7 @@
  * counts, so tests can assert exact values and benchmarks compare like with like.
  */
 import { createHash } from 'node:crypto';
+import { type ToolTurn, toolTurnAnswer, toolTurnStep } from './tool-turn.ts';
 
 const WORDS = [
   'simulated',
@@ -25,8 +26,8 @@ const WORDS = [
   'cache',
 ] as const;
 
-/** Reasoning tokens a real model would spend per effort; counted in completion tokens. */
-const REASONING_TOKENS: Readonly<Record<string, number>> = {
+/** Reasoning tokens a real model would spend per effort; counted in completion tokens and inside the output limit. */
+export const REASONING_TOKENS: Readonly<Record<string, number>> = {
   minimal: 4,
   low: 8,
   medium: 16,
@@ -102,46 +103,106 @@ function lastUserText(request: SimRequest): string {
   return contentText(last?.content).trim();
 }
 
-export function buildReply(request: SimRequest, replyTokens: number): Reply {
+/**
+ * What the reply produces within the output limit. Every API the simulator speaks counts
+ * reasoning inside that limit (OpenAI `max_completion_tokens`, Anthropic and Bedrock
+ * `max_tokens`, Gemini `maxOutputTokens`): reasoning is spent first, the visible output gets
+ * what is left, and a reply that does not fit stops with "length" (a tool call that does not
+ * fit is not sent half-written: the reply ends empty).
+ */
+function fitToLimit(
+  request: SimRequest,
+  planned: { tokens: string[]; toolCalls: ToolCall[]; reasoning: number },
+): { tokens: string[]; toolCalls: ToolCall[]; reasoning: number; completion: number; length: boolean } {
+  const max = limit(request);
+  const reasoning = max === undefined ? planned.reasoning : Math.min(planned.reasoning, max);
+  const room = max === undefined ? Number.POSITIVE_INFINITY : max - reasoning;
+  if (planned.toolCalls.length > 0) {
+    const needed = planned.toolCalls.reduce((sum, call) => sum + Math.ceil(call.arguments.length / 4) + 5, 0);
+    if (needed <= room)
+      return {
+        tokens: [],
+        toolCalls: planned.toolCalls,
+        reasoning,
+        completion: needed + reasoning,
+        length: false,
+      };
+    return { tokens: [], toolCalls: [], reasoning, completion: reasoning, length: true };
+  }
+  const tokens = planned.tokens.slice(0, room);
+  return {
+    tokens,
+    toolCalls: [],
+    reasoning,
+    completion: tokens.length + reasoning,
+    length: tokens.length < planned.tokens.length,
+  };
+}
+
+function replyWords(request: SimRequest, digest: Buffer, replyTokens: number): string[] {
+  const echo = lastUserText(request).split(/\s+/).filter(Boolean).slice(0, 3).join(' ');
+  const words = [`Simulated reply to "${echo}":`];
+  for (let i = 0; words.length < replyTokens; i++)
+    words.push(WORDS[(digest[i % 32] ?? 0) % WORDS.length] ?? 'x');
+  return words.slice(0, replyTokens).map((word, index) => (index === 0 ? word : ` ${word}`));
+}
+
+/** What the reply says before the output limit applies: text, or tool calls. */
+function plan(
+  request: SimRequest,
+  digest: Buffer,
+  replyTokens: number,
+  toolTurn: ToolTurn | undefined,
+): { tokens: string[]; toolCalls: ToolCall[] } {
+  const text = () => replyWords(request, digest, replyTokens);
+  if (toolTurn === undefined) {
+    const toolCalls = chooseToolCalls(request, digest);
+    return { tokens: toolCalls.length > 0 ? [] : text(), toolCalls };
+  }
+  switch (toolTurnStep(request, toolTurn)) {
+    case 'answer':
+      return { tokens: toolTurnAnswer(contentText(request.messages.at(-1)?.content)), toolCalls: [] };
+    case 'call': {
+      const id = `call_sim${digest.subarray(12, 24).toString('hex')}`;
+      return {
+        tokens: [],
+        toolCalls: [{ id, name: toolTurn.name, arguments: JSON.stringify(toolTurn.input) }],
+      };
+    }
+    default:
+      return { tokens: text(), toolCalls: [] };
+  }
+}
+
+/** `toolTurn`: the scripted tool turn (tool-turn.ts) instead of the default tool behaviour. */
+export function buildReply(request: SimRequest, replyTokens: number, toolTurn?: ToolTurn): Reply {
   const digest = createHash('sha256')
     .update(JSON.stringify([request.model, request.messages]))
     .digest();
   const id = `chatcmpl-sim${digest.subarray(0, 12).toString('hex')}`;
-  const reasoning = REASONING_TOKENS[String(request.reasoning_effort)] ?? 0;
   const prompt = promptTokens(request);
-  const toolCalls = chooseToolCalls(request, digest);
-  let tokens: string[] = [];
-  let finishReason: Reply['finishReason'] = toolCalls.length > 0 ? 'tool_calls' : 'stop';
-  let completion: number;
-  if (toolCalls.length > 0) {
-    completion = toolCalls.reduce((sum, call) => sum + Math.ceil(call.arguments.length / 4) + 5, 0);
-  } else {
-    const echo = lastUserText(request).split(/\s+/).filter(Boolean).slice(0, 3).join(' ');
-    const words = [`Simulated reply to "${echo}":`];
-    for (let i = 0; words.length < replyTokens; i++)
-      words.push(WORDS[(digest[i % 32] ?? 0) % WORDS.length] ?? 'x');
-    tokens = words.slice(0, replyTokens).map((word, index) => (index === 0 ? word : ` ${word}`));
-    const max = limit(request);
-    if (max !== undefined && tokens.length > max) {
-      tokens = tokens.slice(0, max);
-      finishReason = 'length';
-    }
-    completion = tokens.length;
-  }
-  const completionTokens = completion + reasoning;
+  const fitted = fitToLimit(request, {
+    ...plan(request, digest, replyTokens, toolTurn),
+    reasoning: REASONING_TOKENS[String(request.reasoning_effort)] ?? 0,
+  });
+  const finishReason: Reply['finishReason'] = fitted.length
+    ? 'length'
+    : fitted.toolCalls.length > 0
+      ? 'tool_calls'
+      : 'stop';
   return {
     id,
-    tokens,
-    toolCalls,
-    reasoningTokens: reasoning,
+    tokens: fitted.tokens,
+    toolCalls: fitted.toolCalls,
+    reasoningTokens: fitted.reasoning,
     promptTokens: prompt,
     finishReason,
     usage: {
       prompt_tokens: prompt,
-      completion_tokens: completionTokens,
-      total_tokens: prompt + completionTokens,
+      completion_tokens: fitted.completion,
+      total_tokens: prompt + fitted.completion,
       prompt_tokens_details: { cached_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: reasoning },
+      completion_tokens_details: { reasoning_tokens: fitted.reasoning },
     },
   };
 }

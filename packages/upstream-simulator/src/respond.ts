@@ -48,10 +48,17 @@ export function parseJsonBody(raw: Buffer): unknown {
 }
 
 /** Keeps the request for inspection by tests (the newest `keep` of them). */
-export function record(state: SimState, exchange: SimExchange): void {
+export function record(state: SimState, exchange: SimExchange): ReceivedRequest {
   const { req, body } = exchange;
-  state.received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+  const entry: ReceivedRequest = {
+    method: req.method ?? '',
+    path: req.url ?? '',
+    headers: req.headers,
+    body,
+  };
+  state.received.push(entry);
   if (state.received.length > state.keep) state.received.shift();
+  return entry;
 }
 
 function isChatRequest(body: unknown): body is SimRequest & Record<string, unknown> {
@@ -70,7 +77,8 @@ export async function chat(state: SimState, exchange: SimExchange): Promise<void
   const behaviour = behaviourFor(req.headers, body, options.behaviour ?? {});
   if (behaviour.hang === 'headers') return;
   if (behaviour.failStatus !== undefined) return fail(res, behaviour);
-  const reply = buildReply(body, behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS);
+  const reply = buildReply(body, behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS, behaviour.toolTurn);
+  exchange.reportUsage(reply.usage);
   const envelope: Envelope = {
     id: reply.id,
     model: body.model,

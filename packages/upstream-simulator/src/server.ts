@@ -10,6 +10,7 @@ import type { SimContext, SimExchange } from './apis/types.ts';
 import { errorBody } from './chunks.ts';
 import { credentialEnv, generateCredentials, type SimCredentials } from './credentials.ts';
 import type { Behaviour } from './faults.ts';
+import type { Reply } from './reply.ts';
 import { parseJsonBody, readBody, record, type SimState, sendJson } from './respond.ts';
 import { GOOGLE_TOKEN_PATH } from './apis/google-token.ts';
 
@@ -32,6 +33,12 @@ export interface ReceivedRequest {
   readonly path: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly body: unknown;
+  /**
+   * The usage the answer reported, in OpenAI's terms whatever the API (Anthropic `input_tokens`
+   * and Bedrock `inputTokens` are `prompt_tokens`, ...); set when a reply was built, absent for a
+   * refusal or an injected failure.
+   */
+  usage?: Reply['usage'];
 }
 
 export interface Simulator {
@@ -86,6 +93,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     readBody(req)
       .then((rawBody) => {
+        let entry: ReceivedRequest | undefined;
         const exchange: SimExchange = {
           req,
           res,
@@ -94,8 +102,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           query: new URLSearchParams(query),
           rawBody,
           body: parseJsonBody(rawBody),
+          reportUsage: (usage) => {
+            if (entry) entry.usage = usage;
+          },
         };
-        if (api.name !== 'google-oauth') record(state, exchange);
+        if (api.name !== 'google-oauth') entry = record(state, exchange);
         return api.handle(context, exchange);
       })
       .catch(() => res.destroy());

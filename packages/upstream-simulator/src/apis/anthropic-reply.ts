@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { argumentPieces } from '../chunks.ts';
 import { buildReply, contentText, type Reply, type SimRequest } from '../reply.ts';
+import type { ToolTurn } from '../tool-turn.ts';
 import { thinkingEffort } from './anthropic-rules.ts';
 
 type Body = Readonly<Record<string, unknown>>;
@@ -65,11 +66,16 @@ export interface MessagesReply {
   readonly query: string;
 }
 
-export function messagesReply(model: string, body: Body, replyTokens: number): MessagesReply {
+export function messagesReply(
+  model: string,
+  body: Body,
+  replyTokens: number,
+  toolTurn?: ToolTurn,
+): MessagesReply {
   const request = simRequest(model, body);
   const lastRole = request.messages.at(-1)?.role;
   const webSearch = list(body.tools).some(isWebSearch) && lastRole !== 'tool';
-  const reply = buildReply(webSearch ? { ...request, tools: [] } : request, replyTokens);
+  const reply = buildReply(webSearch ? { ...request, tools: [] } : request, replyTokens, toolTurn);
   const query = contentText(request.messages.at(-1)?.content).trim().slice(0, 80);
   return {
     reply,

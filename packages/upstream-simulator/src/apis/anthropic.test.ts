@@ -69,6 +69,21 @@ describe('anthropic simulator with @anthropic-ai/sdk', () => {
     assert.deepEqual(types.slice(-2), ['message_delta', 'message_stop']);
   });
 
+  test('messages.countTokens: the input_tokens the same request is answered with; generation fields refused', async () => {
+    const request = { model: 'claude-sonnet-4-6', messages: [question], tools: [weather] };
+    const counted = await client.messages.countTokens(request);
+    const answered = await client.messages.create({
+      ...request,
+      max_tokens: 64,
+      tool_choice: { type: 'none' },
+    });
+    assert.equal(counted.input_tokens, answered.usage.input_tokens);
+    assert.ok(counted.input_tokens > 0);
+    const extra = { ...request, max_tokens: 64 } as Anthropic.MessageCountTokensParams;
+    await assert.rejects(client.messages.countTokens(extra), { status: 400 });
+    await assert.rejects(client.messages.countTokens({ ...request, model: 'claude-nope' }), { status: 404 });
+  });
+
   test('a tool-use turn: two parallel tool_use blocks, then an answer to the results', async () => {
     const time = { ...weather, name: 'get_time', description: 'Time in a city' };
     const first = await client.messages.create({
@@ -268,6 +283,28 @@ function vertexClient(token: string): AnthropicVertex {
 }
 
 describe('vertex claude simulator with @anthropic-ai/vertex-sdk', () => {
+  test('the scripted tool turn works on Vertex too: the named tool, then its result quoted', async () => {
+    const vertex = vertexClient(await googleAccessToken());
+    const turn = { name: 'list_files', input: { path: '/srv' } };
+    const headers = { 'x-sim-tool-turn': JSON.stringify(turn) };
+    const ls: Anthropic.Tool = { name: 'list_files', input_schema: { type: 'object', properties: {} } };
+    const ask = { model: 'claude-sonnet-4-6', max_tokens: 256, tools: [weather, ls] };
+    const first = await vertex.messages.stream({ ...ask, messages: [question] }, { headers }).finalMessage();
+    const calls = first.content.flatMap((block) => (block.type === 'tool_use' ? [block] : []));
+    assert.deepEqual(
+      calls.map((call) => [call.name, call.input]),
+      [['list_files', { path: '/srv' }]],
+    );
+    const result = { type: 'tool_result' as const, tool_use_id: calls[0]?.id ?? '', content: 'etc\nsrv' };
+    const messages = [question, { role: 'assistant' as const, content: first.content }];
+    const final = await vertex.messages.create(
+      { ...ask, messages: [...messages, { role: 'user', content: [result] }] },
+      { headers },
+    );
+    assert.deepEqual(final.content, [{ type: 'text', text: 'The tool returned: etc srv', citations: null }]);
+    assert.equal(sim.received.at(-1)?.usage?.completion_tokens, final.usage.output_tokens);
+  });
+
   test('rawPredict and streamRawPredict with a Google access token', async () => {
     const vertex = vertexClient(await googleAccessToken());
     const message = await vertex.messages.create({

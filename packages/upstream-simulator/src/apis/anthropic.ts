@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Behaviour, behaviourFor } from '../faults.ts';
-import { DEFAULT_REPLY_TOKENS, type SimState, sendJson } from '../respond.ts';
-import { messageBody, messageEvents, messagesReply, type SimEvent, sseEvent } from './anthropic-reply.ts';
+import { DEFAULT_REPLY_TOKENS, sendJson } from '../respond.ts';
+import { messageBody, messageEvents, messagesReply, sseEvent } from './anthropic-reply.ts';
 import {
   ANTHROPIC_MODELS,
   type ModelRules,
@@ -20,6 +20,7 @@ import {
   VERTEX_VERSIONS,
 } from './anthropic-rules.ts';
 import { requireGoogleToken } from './google-token.ts';
+import { pacedEvents } from './paced.ts';
 import type { SimApi, SimContext, SimExchange } from './types.ts';
 
 const ERROR_TYPES: Readonly<Record<number, string>> = {
@@ -61,43 +62,10 @@ interface Call {
   readonly stream: boolean;
 }
 
-/** Pacing and faults as respond.ts applies them to OpenAI streams, in Anthropic's event format. */
-async function paced(
-  state: SimState,
-  res: ServerResponse,
-  events: SimEvent[],
-  behaviour: Behaviour,
-): Promise<void> {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    'request-id': requestId(),
-  });
-  res.flushHeaders();
-  if (behaviour.hang === 'body') return;
-  let tokens = 0;
-  for (const [index, event] of events.entries()) {
-    const wait = index === 0 ? (behaviour.firstTokenDelayMs ?? 0) : (behaviour.tokenDelayMs ?? 0);
-    if (wait > 0) await sleep(wait, undefined, { signal: state.closing }).catch(() => {});
-    if (res.destroyed || state.closing.aborted) return;
-    if (event.token && tokens === behaviour.dropAfterTokens) {
-      res.destroy();
-      return;
-    }
-    if (event.token && tokens === behaviour.failAfterTokens) {
-      // Deliberately internal-looking, so tests can prove the gateway never passes it on.
-      const error = {
-        type: 'api_error',
-        message: 'Internal server error on sim-node-3.internal.example.com.',
-      };
-      res.end(sseEvent('error', { error }).text);
-      return;
-    }
-    if (event.token) tokens++;
-    res.write(event.text);
-  }
-  res.end();
-}
+/** Deliberately internal-looking, so tests can prove the gateway never passes it on. */
+const MIDSTREAM_FAILURE = sseEvent('error', {
+  error: { type: 'api_error', message: 'Internal server error on sim-node-3.internal.example.com.' },
+}).text;
 
 function fail(res: ServerResponse, behaviour: Behaviour): void {
   const status = behaviour.failStatus ?? 500;
@@ -117,8 +85,18 @@ async function answer(context: SimContext, exchange: SimExchange, call: Call): P
   const behaviour = behaviourFor(req.headers, call.body, state.options.behaviour ?? {});
   if (behaviour.hang === 'headers') return;
   if (behaviour.failStatus !== undefined) return fail(res, behaviour);
-  const reply = messagesReply(call.model, call.body, behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS);
-  if (call.stream) return paced(state, res, messageEvents(reply), behaviour);
+  const reply = messagesReply(
+    call.model,
+    call.body,
+    behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS,
+    behaviour.toolTurn,
+  );
+  exchange.reportUsage(reply.reply.usage);
+  if (call.stream)
+    return pacedEvents(state, res, messageEvents(reply), behaviour, {
+      headers: { 'request-id': requestId() },
+      failure: MIDSTREAM_FAILURE,
+    });
   if (behaviour.hang === 'body') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.flushHeaders();
@@ -130,20 +108,20 @@ async function answer(context: SimContext, exchange: SimExchange, call: Call): P
   if (!res.destroyed) sendJson(res, 200, messageBody(reply), { 'request-id': requestId() });
 }
 
-function jsonBody(exchange: SimExchange): Body | undefined {
+export function jsonBody(exchange: SimExchange): Body | undefined {
   const { body } = exchange;
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) return body as Body;
   sendError(exchange.res, 400, 'The request body is not valid JSON.');
   return undefined;
 }
 
-function header(exchange: SimExchange, name: string): string | undefined {
+export function header(exchange: SimExchange, name: string): string | undefined {
   const value = exchange.req.headers[name];
   return typeof value === 'string' ? value : undefined;
 }
 
 /** The key as older clients send it (`x-api-key`) or as SDK 1.x does (`Authorization: Bearer`). */
-function apiKey(exchange: SimExchange): string | undefined {
+export function apiKey(exchange: SimExchange): string | undefined {
   const bearer = header(exchange, 'authorization');
   return header(exchange, 'x-api-key') ?? (bearer?.startsWith('Bearer ') ? bearer.slice(7) : undefined);
 }
@@ -166,8 +144,9 @@ export const anthropicApi: SimApi = {
   },
 };
 
+// `count-tokens:rawPredict` is Vertex's token counter, not a model (anthropic-count.ts).
 const VERTEX_PATH =
-  /^\/vertex\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/anthropic\/models\/([^/:]+):(rawPredict|streamRawPredict)$/;
+  /^\/vertex\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/anthropic\/models\/(?!count-tokens:)([^/:]+):(rawPredict|streamRawPredict)$/;
 
 export const vertexClaudeApi: SimApi = {
   name: 'vertex-claude',

@@ -168,6 +168,42 @@ describe('simulated Bedrock Converse (driven by @aws-sdk/client-bedrock-runtime)
     assert.deepEqual(starts, ['get_weather', 'get_time']);
   });
 
+  test('the scripted tool turn (x-sim-tool-turn): the named tool with the given input, then its result quoted', async () => {
+    const turn = { name: 'get_time', input: { city: 'Oslo', utc: true } };
+    const scripted = makeClient({ headers: { 'x-sim-tool-turn': JSON.stringify(turn) } });
+    const input: ConverseCommandInput = { modelId: SONNET_45, messages: question, toolConfig: weather };
+    const first = await scripted.send(new ConverseCommand(input));
+    assert.equal(first.stopReason, 'tool_use');
+    const calls = (first.output?.message?.content ?? []).flatMap((block) =>
+      block.toolUse ? [block.toolUse] : [],
+    );
+    // By default get_weather (the first tool) and get_time would be called with made-up input.
+    assert.deepEqual(
+      calls.map((call) => [call.name, call.input]),
+      [['get_time', turn.input]],
+    );
+    const results: Message = {
+      role: 'user',
+      content: [{ toolResult: { toolUseId: calls[0]?.toolUseId, content: [{ text: '09:41\nCEST' }] } }],
+    };
+    const messages = [...question, first.output?.message as Message, results];
+    const out = await scripted.send(new ConverseStreamCommand({ ...input, messages }));
+    let text = '';
+    let usage: { inputTokens?: number; outputTokens?: number } | undefined;
+    for await (const event of out.stream ?? []) {
+      text += event.contentBlockDelta?.delta?.text ?? '';
+      if (event.metadata) usage = event.metadata.usage;
+    }
+    assert.equal(text, 'The tool returned: 09:41 CEST');
+    const reported = sim.received.at(-1)?.usage;
+    assert.deepEqual(
+      [reported?.prompt_tokens, reported?.completion_tokens],
+      [usage?.inputTokens, usage?.outputTokens],
+      'the simulator records the usage it reported',
+    );
+    scripted.destroy();
+  });
+
   test('adaptive thinking on a 4.6 profile: signed reasoning first, reasoning inside output tokens', async () => {
     const plain = await client.send(new ConverseCommand({ modelId: SONNET_46, messages: question }));
     const out = await client.send(

@@ -94,7 +94,12 @@ async function answer(
   const behaviour = behaviourFor(exchange.req.headers, {}, state.options.behaviour ?? {});
   if (behaviour.hang === 'headers') return;
   if (behaviour.failStatus !== undefined) return fail(exchange.res, behaviour);
-  const reply = buildReply(simRequest(modelId, body), behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS);
+  const reply = buildReply(
+    simRequest(modelId, body),
+    behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS,
+    behaviour.toolTurn,
+  );
+  exchange.reportUsage(reply.usage);
   if (stream) return sendStream(state, exchange.res, streamFrames(reply), behaviour);
   if (behaviour.hang === 'body') {
     exchange.res.writeHead(200, { 'content-type': 'application/json' });

@@ -95,7 +95,12 @@ async function generate(context: SimContext, exchange: SimExchange, call: Call):
     const { error, headers } = failure(behaviour);
     return sendError(exchange.res, error, headers);
   }
-  const reply = buildReply(simRequestOf(call.model, body), behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS);
+  const reply = buildReply(
+    simRequestOf(call.model, body),
+    behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS,
+    behaviour.toolTurn,
+  );
+  exchange.reportUsage(reply.usage);
   const answer: Answer = {
     model: call.model,
     reply,

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { importSPKI, jwtVerify } from 'jose';
 import { sendJson } from '../respond.ts';
+import { GCE_METADATA_PREFIX, handleGceMetadata } from './google-metadata.ts';
 import type { SimApi, SimContext, SimExchange } from './types.ts';
 
 export const GOOGLE_TOKEN_PATH = '/google/token';
@@ -36,10 +37,14 @@ async function verifiedAssertion(context: SimContext, assertion: string): Promis
   }
 }
 
+/** Google's token issuers: the OAuth endpoint, and the metadata server (not recorded either). */
 export const googleTokenApi: SimApi = {
   name: 'google-oauth',
-  matches: (method, path) => method === 'POST' && path === GOOGLE_TOKEN_PATH,
+  matches: (method, path) =>
+    (method === 'POST' && path === GOOGLE_TOKEN_PATH) ||
+    (method === 'GET' && path.startsWith(GCE_METADATA_PREFIX)),
   async handle(context, exchange) {
+    if (exchange.method === 'GET') return handleGceMetadata(context, exchange);
     const form = new URLSearchParams(exchange.rawBody.toString('utf8'));
     if (form.get('grant_type') !== JWT_BEARER) {
       oauthError(exchange, 400, 'unsupported_grant_type', 'Invalid grant_type.');

@@ -1,8 +1,10 @@
 /** Every upstream API the simulator speaks; the first whose `matches` accepts a request answers it. */
 import { googleTokenApi } from './google-token.ts';
 import { azureOpenAIApi, openAIApi, openAICompatibleApi } from './openai.ts';
+import { azureResponsesApi, openAIResponsesApi } from './openai-responses.ts';
 import type { SimApi } from './types.ts';
 import { anthropicApi, vertexClaudeApi } from './anthropic.ts';
+import { anthropicCountTokensApi, vertexCountTokensApi } from './anthropic-count.ts';
 import { bedrockApi } from './bedrock.ts';
 import { geminiApi, vertexGeminiApi } from './gemini.ts';
 
@@ -10,8 +12,12 @@ export const SIM_APIS: readonly SimApi[] = [
   openAICompatibleApi,
   openAIApi,
   azureOpenAIApi,
+  openAIResponsesApi,
+  azureResponsesApi,
   googleTokenApi,
   anthropicApi,
+  anthropicCountTokensApi,
+  vertexCountTokensApi,
   vertexClaudeApi,
   bedrockApi,
   geminiApi,

@@ -18,16 +18,16 @@ const OPENAI_EFFORTS: Readonly<Record<string, readonly string[]>> = {
   'gpt-5.4-mini-2026-03-17': ['none', 'low', 'medium', 'high', 'xhigh'],
 };
 /** Flex is offered for these on OpenAI; on Azure only for gpt-5.6-sol (preview). */
-const OPENAI_FLEX = new Set([
+export const OPENAI_FLEX = new Set([
   'gpt-5.6-sol',
   'gpt-5.6-terra',
   'gpt-5.6-luna',
   'gpt-5.5-2026-04-23',
   'gpt-5.4-2026-03-05',
 ]);
-const AZURE_FLEX = new Set(['gpt-5.6-sol']);
+export const AZURE_FLEX = new Set(['gpt-5.6-sol']);
 
-function invalid(
+export function invalid(
   exchange: SimExchange,
   status: number,
   message: string,
@@ -43,7 +43,11 @@ function field(body: unknown, name: string): unknown {
 }
 
 /** What OpenAI refuses about effort and tier for a model it knows; true when answered. */
-function refusedOptions(exchange: SimExchange, model: string, flexModels: ReadonlySet<string>): boolean {
+export function refusedOptions(
+  exchange: SimExchange,
+  model: string,
+  flexModels: ReadonlySet<string>,
+): boolean {
   const effort = field(exchange.body, 'reasoning_effort');
   const efforts = OPENAI_EFFORTS[model];
   if (effort !== undefined && efforts && !efforts.includes(String(effort))) {
@@ -63,7 +67,7 @@ function refusedOptions(exchange: SimExchange, model: string, flexModels: Readon
   return false;
 }
 
-function bearer(exchange: SimExchange): string | undefined {
+export function bearer(exchange: SimExchange): string | undefined {
   const header = exchange.req.headers.authorization;
   return typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined;
 }

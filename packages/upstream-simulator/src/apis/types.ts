@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimCredentials } from '../credentials.ts';
+import type { Reply } from '../reply.ts';
 import type { SimState } from '../respond.ts';
 
 /** One request as an API module sees it: path split from the query, body read whole. */
@@ -14,6 +15,8 @@ export interface SimExchange {
   readonly rawBody: Buffer;
   /** The body parsed as JSON, undefined when it is not JSON. */
   readonly body: unknown;
+  /** Notes the usage the answer reports on the request's `received` entry, for tests to compare. */
+  readonly reportUsage: (usage: Reply['usage']) => void;
 }
 
 export interface SimContext {

@@ -3,13 +3,10 @@
  * select provider and reserve budget -> translate -> call upstream -> respond (JSON or SSE).
  * How the call ends (settle or release, router report) is decided by its CallOutcome.
  */
-import { isAppError } from '@app/http-kit';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessControl, Ledger, Router } from '../../contracts.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { gatewayErrors } from '../../errors.ts';
-import { appliedState } from '../../pipeline/applied.ts';
+import { answerCall, type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
 import { prepareCall } from '../../pipeline/prepare-call.ts';
-import type { Upstream } from '../../upstream/index.ts';
 import { chatSource } from './decode.ts';
 import { choicesOf, estimatePromptTokens, maxOutputTokens } from './estimate.ts';
 import { isStream, needsOf, routingHeaders, wantsUsage } from './inputs.ts';
@@ -17,32 +14,16 @@ import type { ChatRequestBody } from './request-schema.ts';
 import { respondJson } from './respond-json.ts';
 import { respondStream } from './respond-stream.ts';
 
-export interface HandlerDeps {
-  readonly access: AccessControl;
-  readonly ledger: Ledger;
-  readonly router: Router;
-  readonly upstream: Upstream;
-  readonly log: FastifyBaseLogger;
-  /** Ledger writes and router reports still running after their response was sent. */
-  readonly pending: Set<Promise<unknown>>;
-  readonly onUsageAnomaly?: (provider: string) => void;
-}
-
-export function chatHandler(deps: HandlerDeps) {
+export function chatHandler(deps: FrontDoorDeps) {
   return async function chatCompletions(
     request: FastifyRequest,
     body: ChatRequestBody,
     reply: FastifyReply,
   ): Promise<unknown> {
-    const applied = appliedState(request);
-
     const principal = await deps.access.authenticate(request);
     refuseTooManyChoices(body, deps.upstream.config.maxChoices);
 
-    const plan = deps.router.resolve(body.model, routingHeaders(request.headers, body));
-    applied.model = plan.model;
-    applied.options = plan.options;
-    applied.ignored = plan.ignored;
+    const plan = resolvePlan(deps.router, request, body.model, routingHeaders(request.headers, body));
 
     const call = await prepareCall(deps, {
       request,
@@ -55,27 +36,11 @@ export function chatHandler(deps: HandlerDeps) {
       source: chatSource(body),
     });
 
-    try {
-      if (isStream(body)) {
-        const options = {
-          includeUsage: wantsUsage(body),
-          keepAliveMs: deps.upstream.config.streamKeepAliveMs,
-        };
-        if (await respondStream(call, options)) return reply;
-      } else {
-        const completion = await respondJson(call, request);
-        if (completion !== undefined) return completion;
-      }
-    } catch (error) {
-      // Upstream failures arrive as AppErrors with the call already ended; anything else is a
-      // fault of the gateway itself, and the budget goes back (a no-op once ended).
-      if (!isAppError(error)) call.init.outcome.gatewayFault();
-      throw error;
-    }
-    // The client has gone: there is no one to answer.
-    reply.hijack();
-    reply.raw.destroy();
-    return undefined;
+    return answerCall(call, reply, async () => {
+      if (!isStream(body)) return respondJson(call, request);
+      const options = { includeUsage: wantsUsage(body), keepAliveMs: deps.upstream.config.streamKeepAliveMs };
+      return (await respondStream(call, options)) ? reply : undefined;
+    });
   };
 }
 

@@ -1,0 +1,64 @@
+/**
+ * `stream: true`: Anthropic's event stream. An Anthropic-API upstream's events are forwarded as
+ * they came (the model renamed to the gateway's, its own error text replaced); another API's are
+ * encoded into the same sequence. The session itself (commit, keep-alive, metering, endings) is
+ * the pipeline's.
+ */
+import { anthropicMessages, isJsonObject, type JsonObject } from '@app/provider-adapters';
+import {
+  respondStream as stream,
+  type NativeEvent,
+  type StreamDialect,
+} from '../../pipeline/stream-session.ts';
+import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
+import { anthropicErrorEvent } from './anthropic-errors.ts';
+import { messageId } from './respond-json.ts';
+
+export interface StreamOptions {
+  readonly keepAliveMs: number;
+}
+
+/** Characters of generated text in one native event (text, thinking, tool input). */
+function deltaChars(data: JsonObject): number {
+  const delta = isJsonObject(data.delta) ? data.delta : undefined;
+  if (!delta) return 0;
+  for (const key of ['text', 'thinking', 'partial_json'])
+    if (typeof delta[key] === 'string') return (delta[key] as string).length;
+  return 0;
+}
+
+function nativeEvent(event: NativeEvent, model: string): { text: string; chars: number } {
+  const name = event.event ?? String(event.data.type);
+  // The upstream's own error text may describe its internals: the gateway's event replaces it.
+  if (name === 'error') return { text: '', chars: 0 };
+  const data = event.data;
+  const out =
+    name === 'message_start' && isJsonObject(data.message)
+      ? { ...data, message: { ...data.message, model } }
+      : data;
+  return { text: anthropicMessages.formatMessagesEvent({ event: name, data: out }), chars: deltaChars(data) };
+}
+
+function messagesDialect(call: UpstreamCall): StreamDialect {
+  const { plan, reply } = call.init;
+  const encoder = new anthropicMessages.MessagesEventEncoder({
+    id: messageId(reply.request),
+    model: plan.model,
+  });
+  return {
+    native: (event) => nativeEvent(event, plan.model),
+    encode: (event) => encoder.encode(event).map(anthropicMessages.formatMessagesEvent).join(''),
+    // message_stop is itself an event (native, or encoded from `done`).
+    terminator: '',
+    completeOnUsage: false,
+    errorEvent: (error) => anthropicErrorEvent(error, reply.request.id),
+  };
+}
+
+/**
+ * Commits the SSE response, after which the stream runs on its own, or throws an AppError
+ * before committing. Resolves to false when the client left before anything was sent.
+ */
+export function respondStream(call: UpstreamCall, options: StreamOptions): Promise<boolean> {
+  return stream(call, options, messagesDialect(call));
+}

@@ -1,0 +1,51 @@
+/**
+ * POST /v1/responses, top to bottom like the other front doors: authenticate -> check what the
+ * gateway cannot serve (stored responses) -> resolve model and options -> select provider and
+ * reserve budget (shared pipeline) -> translate -> call upstream -> respond in the Responses
+ * JSON or event stream. How the call ends (settle or release, router report) is decided by its
+ * CallOutcome, as on every front door.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { answerCall, type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
+import { prepareCall } from '../../pipeline/prepare-call.ts';
+import {
+  checkBody,
+  estimatePromptTokens,
+  maxOutputTokens,
+  needsOf,
+  responsesSource,
+  routingHeaders,
+} from './inputs.ts';
+import type { ResponsesRequestBody } from './request-schema.ts';
+import { respondJson } from './respond-json.ts';
+import { respondStream } from './respond-stream.ts';
+
+export function responsesHandler(deps: FrontDoorDeps) {
+  return async function responses(
+    request: FastifyRequest,
+    body: ResponsesRequestBody,
+    reply: FastifyReply,
+  ): Promise<unknown> {
+    const principal = await deps.access.authenticate(request);
+    checkBody(body);
+
+    const plan = resolvePlan(deps.router, request, body.model, routingHeaders(request.headers, body));
+
+    const call = await prepareCall(deps, {
+      request,
+      reply,
+      plan,
+      principal,
+      needs: needsOf(body),
+      promptTokens: estimatePromptTokens(body),
+      outputTokens: maxOutputTokens(body, plan),
+      source: responsesSource(body),
+    });
+
+    return answerCall(call, reply, async () => {
+      if (body.stream !== true) return respondJson(call, request);
+      const options = { keepAliveMs: deps.upstream.config.streamKeepAliveMs };
+      return (await respondStream(call, options)) ? reply : undefined;
+    });
+  };
+}

@@ -1,0 +1,24 @@
+/** `stream` absent or false: one response object, settled from its usage. */
+import { type JsonObject, openAIResponses } from '@app/provider-adapters';
+import type { FastifyRequest } from 'fastify';
+import { completeJson } from '../../pipeline/complete-json.ts';
+import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
+
+/** `resp_` + the gateway's request id: a response id for answers of other APIs. */
+export function responseId(request: FastifyRequest): string {
+  return `resp_${request.id.replace(/[^A-Za-z0-9]/g, '')}`;
+}
+
+/** Resolves to the response to send, or undefined when the client has gone away. */
+export async function respondJson(
+  call: UpstreamCall,
+  request: FastifyRequest,
+): Promise<JsonObject | undefined> {
+  const completed = await completeJson(call, request);
+  if (!completed) return undefined;
+  const { response, native } = completed;
+  const model = call.init.plan.model;
+  if (native) return { ...native.body, model };
+  const envelope = { id: responseId(request), model, createdAt: Math.floor(Date.now() / 1000) };
+  return openAIResponses.encodeResponse(response, envelope);
+}

@@ -1,0 +1,73 @@
+/**
+ * `stream: true`: the Responses event stream. A Responses-API upstream's events are forwarded as
+ * they came (the model renamed to the gateway's, its own failure text replaced); another API's
+ * are encoded into the same sequence. The session itself (commit, keep-alive, metering, endings)
+ * is the pipeline's.
+ */
+import { isJsonObject, type JsonObject, openAIResponses } from '@app/provider-adapters';
+import {
+  respondStream as stream,
+  type NativeEvent,
+  type StreamDialect,
+} from '../../pipeline/stream-session.ts';
+import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
+import { responseId } from './respond-json.ts';
+
+export interface StreamOptions {
+  readonly keepAliveMs: number;
+}
+
+/** The upstream's own failure events: the gateway's failure events replace them. */
+const FAILURES = new Set(['error', 'response.failed']);
+
+const DELTAS = new Set([
+  'response.output_text.delta',
+  'response.reasoning_summary_text.delta',
+  'response.reasoning_text.delta',
+  'response.function_call_arguments.delta',
+]);
+
+function nativeEvent(event: NativeEvent, model: string): { text: string; chars: number } {
+  const name = event.event ?? String(event.data.type);
+  if (FAILURES.has(name)) return { text: '', chars: 0 };
+  const data: JsonObject = isJsonObject(event.data.response)
+    ? { ...event.data, response: { ...event.data.response, model } }
+    : event.data;
+  const delta = DELTAS.has(name) && typeof data.delta === 'string' ? data.delta.length : 0;
+  return { text: openAIResponses.formatResponsesEvent({ event: name, data }), chars: delta };
+}
+
+function responsesDialect(call: UpstreamCall): StreamDialect {
+  const { plan, reply } = call.init;
+  const encoder = new openAIResponses.ResponsesEventEncoder({
+    id: responseId(reply.request),
+    model: plan.model,
+    createdAt: Math.floor(Date.now() / 1000),
+  });
+  const format = (events: openAIResponses.ResponsesSseEvent[]) =>
+    events.map(openAIResponses.formatResponsesEvent).join('');
+  return {
+    native: (event) => nativeEvent(event, plan.model),
+    encode: (event) => format(encoder.encode(event)),
+    // response.completed is itself an event (native, or encoded from `done`).
+    terminator: '',
+    completeOnUsage: false,
+    errorEvent: (error) =>
+      format(
+        encoder.fail({
+          code: error.code,
+          message: error.message,
+          type: error.type,
+          param: error.param ?? undefined,
+        }),
+      ),
+  };
+}
+
+/**
+ * Commits the SSE response, after which the stream runs on its own, or throws an AppError
+ * before committing. Resolves to false when the client left before anything was sent.
+ */
+export function respondStream(call: UpstreamCall, options: StreamOptions): Promise<boolean> {
+  return stream(call, options, responsesDialect(call));
+}

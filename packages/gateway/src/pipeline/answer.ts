@@ -1,0 +1,69 @@
+/** The two ends of a front door's handler that every client API shares. */
+import { isAppError } from '@app/http-kit';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessControl, RoutePlan, Router } from '../contracts.ts';
+import { appliedState } from './applied.ts';
+import type { PipelineDeps } from './prepare-call.ts';
+import type { UpstreamCall } from './upstream-call.ts';
+
+/** What a front door's handler needs: the pipeline's dependencies and authentication. */
+export interface FrontDoorDeps extends PipelineDeps {
+  readonly access: AccessControl;
+  readonly log: FastifyBaseLogger;
+}
+
+/** Resolves the model name and options, recording them for X-Gateway-Applied and -Ignored. */
+export function resolvePlan(
+  router: Router,
+  request: FastifyRequest,
+  model: string,
+  inputs: Readonly<Record<string, string | string[] | undefined>>,
+): RoutePlan {
+  const plan = router.resolve(model, inputs);
+  const applied = appliedState(request);
+  applied.model = plan.model;
+  applied.options = plan.options;
+  applied.ignored = plan.ignored;
+  return plan;
+}
+
+/**
+ * Runs the front door's responder: its answer (a body, or the reply once a stream is
+ * committed), or nothing when the client has gone, in which case the connection is dropped.
+ */
+export async function answerCall(
+  call: UpstreamCall,
+  reply: FastifyReply,
+  respond: () => Promise<unknown>,
+): Promise<unknown> {
+  let answer: unknown;
+  try {
+    answer = await respond();
+  } catch (error) {
+    // Upstream failures arrive as AppErrors with the call already ended; anything else is a
+    // fault of the gateway itself, and the budget goes back (a no-op once ended).
+    if (!isAppError(error)) call.init.outcome.gatewayFault();
+    throw error;
+  }
+  if (answer !== undefined) return answer;
+  // The client has gone: there is no one to answer.
+  reply.hijack();
+  reply.raw.destroy();
+  return undefined;
+}
+
+/**
+ * The work a front door leaves running after its answers (ledger writes, router reports), which
+ * the app waits for when it closes, so nothing is lost before the database closes.
+ */
+export function pendingUntilClose(app: FastifyInstance): Set<Promise<unknown>> {
+  const pending = new Set<Promise<unknown>>();
+  app.addHook('onClose', async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  });
+  return pending;
+}
+
+/** Bodies are sent as the handler built them: a route's response schemas document, never reshape. */
+export const sendAsBuilt = () => (payload: unknown) =>
+  typeof payload === 'string' ? payload : JSON.stringify(payload);

@@ -1,0 +1,274 @@
+/**
+ * A streamed answer, for every front door: the response is committed (200 + SSE headers) as
+ * soon as the upstream answers 2xx, or earlier when it is slow to answer at all, so that
+ * `: keep-alive` comments can flow; a failure before the commit keeps its honest HTTP status,
+ * one after it becomes the client API's error event. Usage is always metered: from the
+ * upstream's figures, else estimated from what was streamed. What differs between client APIs
+ * (event encoding, passthrough of the upstream's own events, the error event, the end marker)
+ * is the front door's `StreamDialect`.
+ */
+import { PassThrough } from 'node:stream';
+import { type AppError, isAppError } from '@app/http-kit';
+import type { ServedTier, StreamEvent, UpstreamFailure, Usage } from '@app/provider-adapters';
+import { gatewayErrors } from '../errors.ts';
+import { TransportError, type UpstreamResponse } from '../upstream/index.ts';
+import { appliedState } from './applied.ts';
+import type { Produced } from './call-outcome.ts';
+import { failureFromTransport } from './failures.ts';
+import type { UpstreamCall } from './upstream-call.ts';
+
+export type NativeEvent = Extract<StreamEvent, { type: 'native' }>;
+
+/** How one client API writes a stream. */
+export interface StreamDialect {
+  /** An event of the upstream's own API (same API as the client's): wire text and generated characters. */
+  native(event: NativeEvent): { readonly text: string; readonly chars: number };
+  /** An event of the internal model as wire text ('' for events the API does not show). */
+  encode(event: StreamEvent): string;
+  /** What ends a complete stream after the last event (e.g. `data: [DONE]`). */
+  readonly terminator: string;
+  /** A stream the upstream ended without its end marker still counts as complete once usage came. */
+  readonly completeOnUsage: boolean;
+  errorEvent(error: AppError): string;
+}
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  // Reverse proxies (nginx) must not buffer the stream.
+  'x-accel-buffering': 'no',
+} as const;
+const KEEP_ALIVE = ': keep-alive\n\n';
+
+type Settled = { readonly response: UpstreamResponse } | { readonly error: unknown };
+
+/**
+ * Commits the SSE response, after which the stream runs on its own, or throws an AppError
+ * before committing. Resolves to false when the client left before anything was sent.
+ */
+export async function respondStream(
+  call: UpstreamCall,
+  options: { readonly keepAliveMs: number },
+  dialect: StreamDialect,
+): Promise<boolean> {
+  const session = new StreamSession(call, options.keepAliveMs, dialect);
+  const answer: Promise<Settled> = call.send().then(
+    (response) => ({ response }),
+    (error: unknown) => ({ error }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const slow = new Promise<'slow'>((resolve) => {
+    timer = setTimeout(() => resolve('slow'), options.keepAliveMs);
+  });
+  const first = await Promise.race([answer, slow]);
+  clearTimeout(timer);
+  if (first === 'slow') {
+    session.commit();
+    session.keepAlive({ now: true });
+    session.track(session.await(answer));
+    return true;
+  }
+  if ('error' in first) {
+    if (session.clientGone(first.error)) return false;
+    throw session.failure(first.error);
+  }
+  if (first.response.status < 200 || first.response.status >= 300)
+    throw await call.failFromResponse(first.response);
+  // Committed by its first write, so the headers can still report the tier the upstream served.
+  session.keepAlive();
+  session.track(session.pump(first.response));
+  return true;
+}
+
+/** Characters of generated text in an internal event (the estimate when usage never comes). */
+function generatedChars(event: StreamEvent): number {
+  if (event.type === 'text') return event.text.length;
+  if (event.type === 'thinking') return event.text?.length ?? 0;
+  if (event.type === 'tool_call_delta') return event.arguments.length;
+  return 0;
+}
+
+class StreamSession {
+  readonly #call: UpstreamCall;
+  readonly #keepAliveMs: number;
+  readonly #dialect: StreamDialect;
+  readonly #out = new PassThrough();
+  #keepAlive: NodeJS.Timeout | undefined;
+  #usage: Usage | undefined;
+  #servedTier: ServedTier | undefined;
+  #streamedChars = 0;
+  /** The stream completed (its end marker was sent). */
+  #completed = false;
+  /** The upstream speaks the client's API: its events pass through and the encoder stays idle. */
+  #passthrough = false;
+  #committed = false;
+
+  constructor(call: UpstreamCall, keepAliveMs: number, dialect: StreamDialect) {
+    this.#call = call;
+    this.#keepAliveMs = keepAliveMs;
+    this.#dialect = dialect;
+  }
+
+  /** Sends the status and headers; X-Gateway-Applied reports the served tier when it is known by then. */
+  commit(): void {
+    if (this.#committed) return;
+    this.#committed = true;
+    const { reply } = this.#call.init;
+    const applied = appliedState(reply.request);
+    if (this.#servedTier && applied.options) applied.options = { ...applied.options, tier: this.#servedTier };
+    reply.headers(SSE_HEADERS).send(this.#out);
+  }
+
+  /** Comments every interval until the first event; `now`: the upstream has already been silent for one. */
+  keepAlive(options: { now?: boolean } = {}): void {
+    if (options.now) this.#write(KEEP_ALIVE);
+    this.#keepAlive = setInterval(() => this.#write(KEEP_ALIVE), this.#keepAliveMs);
+  }
+
+  track(run: Promise<void>): void {
+    const { pending, log } = this.#call.init;
+    const tracked = run
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'stream failed');
+        this.#call.init.outcome.gatewayFault(this.#produced());
+        this.#end(this.#dialect.errorEvent(gatewayErrors.create('internal', {})));
+      })
+      .finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  }
+
+  /** Slow upstream: the response is already committed, so its answer arrives in-stream. */
+  async await(answer: Promise<Settled>): Promise<void> {
+    const settled = await answer;
+    if ('error' in settled) {
+      // Ending also stops the keep-alive comments, whoever is (no longer) listening.
+      const gone = this.clientGone(settled.error);
+      this.#end(gone ? '' : this.#dialect.errorEvent(this.failure(settled.error)));
+      return;
+    }
+    if (settled.response.status < 200 || settled.response.status >= 300) {
+      this.#end(this.#dialect.errorEvent(await this.#call.failFromResponse(settled.response)));
+      return;
+    }
+    await this.pump(settled.response);
+  }
+
+  async pump(response: UpstreamResponse): Promise<void> {
+    const { adapter, clientApi } = this.#call.init;
+    const translator = adapter.createStreamTranslator({ clientApi });
+    try {
+      let ended = false;
+      for await (const bytes of response.chunks()) {
+        // After the end marker the rest of the body (normally nothing) is drained, not
+        // destroyed, so the connection goes back to the pool; after an error event it is cut.
+        if (ended) continue;
+        ended = this.#handle(translator.push(bytes));
+        if (ended && !this.#completed) return response.discard();
+      }
+      if (ended || this.#handle(translator.end())) return;
+      if (this.#dialect.completeOnUsage && this.#usage) this.#handle([{ type: 'done' }]);
+      else this.#fail({ kind: 'server', status: 502, message: 'the provider ended the stream early.' });
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      if (error.kind === 'aborted') {
+        this.#call.init.outcome.clientLeft(this.#produced());
+        this.#end('');
+        return;
+      }
+      this.#fail(failureFromTransport(error));
+    }
+  }
+
+  /**
+   * Writes the events of one upstream read as one write (one syscall, one chunk on the wire,
+   * no added delay); true once the stream has ended (done or failed).
+   */
+  #handle(events: readonly StreamEvent[]): boolean {
+    let batch = '';
+    for (const event of events) {
+      switch (event.type) {
+        case 'native':
+          batch += this.#native(event);
+          break;
+        case 'error':
+          this.#write(batch);
+          this.#fail(event.failure);
+          return true;
+        case 'done':
+          this.#completed = true;
+          this.#call.init.outcome.succeeded(this.#produced());
+          this.#end(batch + this.#encoded(event) + this.#dialect.terminator);
+          return true;
+        default:
+          // The headers are already sent; the charge still follows the tier served.
+          if (event.type === 'served_tier') this.#servedTier = event.tier;
+          if (event.type === 'usage') this.#usage = event.usage;
+          batch += this.#encoded(event);
+      }
+    }
+    if (batch !== '') this.#write(batch);
+    return false;
+  }
+
+  #native(event: NativeEvent): string {
+    this.#passthrough = true;
+    const { text, chars } = this.#dialect.native(event);
+    if (text !== '') this.#stopKeepAlive();
+    this.#streamedChars += chars;
+    return text;
+  }
+
+  /** An event of the internal model, encoded by the dialect (nothing in passthrough). */
+  #encoded(event: StreamEvent): string {
+    if (this.#passthrough) return '';
+    this.#streamedChars += generatedChars(event);
+    const text = this.#dialect.encode(event);
+    if (text !== '' && event.type !== 'done') this.#stopKeepAlive();
+    return text;
+  }
+
+  /** Ends the stream with an error event: partial output is charged, a reservation with none is released. */
+  #fail(failure: UpstreamFailure): void {
+    this.#end(this.#dialect.errorEvent(this.#call.init.outcome.failed(failure, this.#produced())));
+  }
+
+  #produced(): Produced {
+    return {
+      usage: this.#usage,
+      generatedChars: this.#streamedChars,
+      ...(this.#servedTier ? { servedTier: this.#servedTier } : {}),
+    };
+  }
+
+  /** Before anything was streamed: the client left (true), or the failure as an AppError. */
+  clientGone(error: unknown): boolean {
+    if (!(error instanceof TransportError) || error.kind !== 'aborted') return false;
+    this.#call.init.outcome.clientLeft();
+    return true;
+  }
+
+  failure(error: unknown): AppError {
+    if (isAppError(error)) return error;
+    if (error instanceof TransportError) return this.#call.init.outcome.failed(failureFromTransport(error));
+    throw error;
+  }
+
+  #write(text: string): void {
+    if (text === '') return;
+    this.commit();
+    if (!this.#out.destroyed && !this.#out.writableEnded) this.#out.write(text);
+  }
+
+  #end(text: string): void {
+    this.#stopKeepAlive();
+    this.commit();
+    if (this.#out.destroyed || this.#out.writableEnded) return;
+    this.#out.end(text);
+  }
+
+  #stopKeepAlive(): void {
+    if (this.#keepAlive === undefined) return;
+    clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+  }
+}
