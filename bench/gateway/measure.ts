@@ -3,6 +3,7 @@ import { Pool } from 'undici';
 
 export interface Target {
   readonly pool: Pool;
+  readonly origin: string;
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly body: string;
@@ -17,6 +18,7 @@ export function target(
   const url = new URL(baseUrl);
   return {
     pool: new Pool(url.origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 }),
+    origin: url.origin,
     path: `${url.pathname.replace(/\/$/, '')}/chat/completions`,
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
@@ -33,11 +35,14 @@ export interface Timing {
 export async function once(t: Target): Promise<Timing> {
   const started = performance.now();
   const response = await t.pool.request({ method: 'POST', path: t.path, headers: t.headers, body: t.body });
+  if (response.statusCode !== 200) {
+    const text = (await response.body.text()).slice(0, 300);
+    throw new Error(`HTTP ${response.statusCode} from ${t.origin}${t.path}: ${text}`);
+  }
   let first = 0;
   for await (const _ of response.body) {
     if (first === 0) first = performance.now() - started;
   }
-  if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode} from ${t.path}`);
   return { first, total: performance.now() - started };
 }
 

@@ -1,205 +1,267 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { BucketBalance, Ledger, Micros, ProviderId, Reservation, UsageRecord } from '../contracts.ts';
 import type { GatewayDatabase, UsageStatus } from '../db/schema.ts';
 import { gatewayErrors } from '../errors.ts';
+import { groupCommit } from './group-commit.ts';
+import { leaseStore } from './lease-store.ts';
+import { sweepStaleReservations } from './legacy-sweep.ts';
+import { type LocalBucket, localBuckets } from './local-buckets.ts';
+
+export interface LedgerOptions {
+  /** Largest lease taken at a time, micro-dollars (0: only what waiting requests lack). */
+  readonly chunkMicros: number;
+  readonly leaseTtlMs: number;
+  readonly flushMs: number;
+  readonly flushRows: number;
+  /** How often an instance looks for lowered allocations (the latency of `allocations set`). */
+  readonly allocationCheckMs: number;
+}
+
+/** The defaults of the `GATEWAY_LEDGER_*` settings (access/config.ts). */
+export const DEFAULT_LEDGER_OPTIONS: LedgerOptions = {
+  chunkMicros: 1_000_000,
+  leaseTtlMs: 30_000,
+  flushMs: 5,
+  flushRows: 500,
+  allocationCheckMs: 1_000,
+};
 
 export interface LedgerDeps {
   readonly db: Kysely<GatewayDatabase>;
   readonly log: FastifyBaseLogger;
+  readonly options?: Partial<LedgerOptions>;
 }
 
-/** A reservation that lost a race for the last of a bucket reads the bucket again, this often. */
-const RESERVE_ATTEMPTS = 5;
+export interface BudgetLedger extends Ledger {
+  /** Releases pre-lease `reserved` rows older than `olderThanMs` (legacy-sweep.ts). */
+  sweepStale(olderThanMs: number): Promise<number>;
+  /** Closes other instances' leases that were not renewed in time (their instance died). */
+  expireLeases(): Promise<number>;
+  /** Commits every waiting ledger row now. */
+  flush(): Promise<void>;
+  /** Graceful shutdown: waits for open reservations (a few seconds at most), flushes, returns leases. */
+  close(): Promise<void>;
+}
 
+interface OpenReservation {
+  readonly bucket: LocalBucket;
+  readonly amount: number;
+  readonly createdAt: string;
+}
+
+/** Money is kept in whole micro-dollars; estimates round up. */
 function wholeMicros(amount: Micros): number {
   return Number.isFinite(amount) && amount > 0 ? Math.ceil(amount) : 0;
 }
 
 /**
- * Budget accounting. A reservation is one conditional UPDATE: the database applies it only
- * while `allocated - spent - reserved` covers the amount, so concurrent requests on any
- * number of instances can never reserve more than the allocation (row lock on PostgreSQL, the
- * single writer on SQLite). Each request's ledger row is written with the reservation (status
- * `reserved`) and completed by settle/release, which only act on a row still `reserved`: a
- * double settle or a settle after the stale sweep moves no money twice.
+ * The ledgers of this process, so that tests can wait until every request that ended has its
+ * row committed (ledgersSettled in ledger/testing.ts); a ledger leaves it when it is closed.
  */
-export function createLedger(
-  deps: LedgerDeps,
-): Ledger & { sweepStale(olderThanMs: number): Promise<number> } {
-  const { db } = deps;
+export const liveLedgers = new Set<{ settled(): boolean }>();
 
-  /**
-   * Reserves the estimate, or what is left of the bucket when the estimate (a worst case: the
-   * request's whole output allowance) is larger: a bucket with money left always lets one
-   * request through, and the settle that follows charges the real cost. The UPDATE re-checks
-   * the remaining budget on the locked row, so a concurrent reservation can only make it miss
-   * (then the remaining budget is read again), never overspend.
-   */
+/** Shutdown waits at most this long (and at most one lease TTL) for open reservations to end. */
+const CLOSE_WAIT_MS = 5_000;
+
+/** A balance read is retried this often when a commit of this instance lands during it. */
+const BALANCE_READS = 3;
+
+/**
+ * Budget accounting without a database write per request. Each instance leases budget from a
+ * bucket (local-buckets.ts, lease-store.ts: one atomic write per lease), reserves against its
+ * lease in memory, and writes the usage ledger in group commits (group-commit.ts). Leases are
+ * renewed every third of their TTL, idle ones returned after one TTL, and leases of dead
+ * instances expired by whichever instance notices first. The bounds are in
+ * docs/gateway/access.md ("Allocations and the ledger").
+ */
+export function createLedger(deps: LedgerDeps): BudgetLedger {
+  const options = { ...DEFAULT_LEDGER_OPTIONS, ...deps.options };
+  const { db, log } = deps;
+  const instanceId = randomUUID();
+  let version = 0;
+  const changed = () => void version++;
+  const store = leaseStore({ db, instanceId, ttlMs: options.leaseTtlMs, log });
+  const buckets = localBuckets({ store, chunkMicros: options.chunkMicros, log, onChange: changed });
+  const commits = groupCommit({ db, log, ...options, onCommitted: changed });
+  const open = new Map<string, OpenReservation>();
+  let sequence = 0;
+  let closing = false;
+
   async function reserve(input: Parameters<Ledger['reserve']>[0]): Promise<Reservation> {
-    const wanted = wholeMicros(input.estimateMicros);
+    if (closing) throw new Error('the budget ledger is shut down');
     const { principal, provider } = input;
-    for (let attempt = 0; attempt < RESERVE_ATTEMPTS; attempt++) {
-      const outcome = await db.transaction().execute((trx) => tryReserve(trx, principal, provider, wanted));
-      if (outcome === 'exhausted') break;
-      if (outcome !== 'raced')
-        return { id: String(outcome.id), principal, provider, amountMicros: outcome.amount };
-    }
-    throw gatewayErrors.create('gateway_allocation_exhausted', { project: principal.projectSlug, provider });
+    const bucket = buckets.bucketOf(principal.projectId, provider);
+    const exhausted = () =>
+      gatewayErrors.create('gateway_allocation_exhausted', {
+        project: principal.projectSlug,
+        buckets: [{ provider }],
+      });
+    const amount = await buckets.acquire(bucket, wholeMicros(input.estimateMicros), exhausted);
+    const id = `${instanceId}:${++sequence}`;
+    open.set(id, { bucket, amount, createdAt: new Date().toISOString() });
+    return { id, principal, provider, amountMicros: amount };
   }
 
-  async function tryReserve(
-    trx: Kysely<GatewayDatabase>,
-    principal: Reservation['principal'],
-    provider: ProviderId,
-    wanted: Micros,
-  ): Promise<{ id: number; amount: Micros } | 'exhausted' | 'raced'> {
-    const bucket = await trx
-      .selectFrom('allocations')
-      .select(sql<number>`allocated_micros - spent_micros - reserved_micros`.as('remaining'))
-      .where('project_id', '=', principal.projectId)
-      .where('provider', '=', provider)
-      .executeTakeFirst();
-    const remaining = Number(bucket?.remaining ?? 0);
-    if (remaining <= 0) return 'exhausted';
-    const amount = Math.min(wanted, remaining);
-    const now = new Date().toISOString();
-    const result = await trx
-      .updateTable('allocations')
-      .set({ reserved_micros: sql`reserved_micros + ${amount}`, updated_at: now })
-      .where('project_id', '=', principal.projectId)
-      .where('provider', '=', provider)
-      .where(sql<boolean>`allocated_micros - spent_micros - reserved_micros >= ${amount}`)
-      .where(sql<boolean>`allocated_micros - spent_micros - reserved_micros > 0`)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) return 'raced';
-    const row = await trx
-      .insertInto('usage')
-      .values({
-        token_jti: principal.tokenId,
-        user_id: principal.userId,
-        project_id: principal.projectId,
-        provider,
-        reserved_micros: amount,
-        status: 'reserved',
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { id: row.id, amount };
-  }
-
-  /** Closes a `reserved` row and moves the reservation to `spent + cost`; false if already closed. */
-  async function close(
-    target: { readonly id: number; readonly projectId: number; readonly provider: string },
+  function end(
+    reservation: Reservation,
     status: Exclude<UsageStatus, 'reserved'>,
+    cost: number,
     fields: {
       model?: string;
       promptTokens?: number;
       completionTokens?: number;
       cachedTokens?: number;
-      cost: number;
       reason?: string;
     },
-  ): Promise<boolean> {
-    const now = new Date().toISOString();
-    return db.transaction().execute(async (trx) => {
-      const closed = await trx
-        .updateTable('usage')
-        .set({
-          status,
-          model: fields.model ?? null,
-          prompt_tokens: fields.promptTokens ?? 0,
-          completion_tokens: fields.completionTokens ?? 0,
-          cached_tokens: fields.cachedTokens ?? 0,
-          cost_micros: fields.cost,
-          reason: fields.reason ?? null,
-          settled_at: now,
-        })
-        .where('id', '=', target.id)
-        .where('status', '=', 'reserved')
-        .returning('reserved_micros')
-        .executeTakeFirst();
-      if (!closed) return false;
-      // No budget condition here: a settle is never refused, even when the real cost
-      // exceeds what is left; the overshoot is bounded by the gap between estimate and cost.
-      await trx
-        .updateTable('allocations')
-        .set({
-          reserved_micros: sql`reserved_micros - ${closed.reserved_micros}`,
-          spent_micros: sql`spent_micros + ${fields.cost}`,
-          updated_at: now,
-        })
-        .where('project_id', '=', target.projectId)
-        .where('provider', '=', target.provider)
-        .execute();
-      return true;
-    });
-  }
-
-  const targetOf = (reservation: Reservation) => ({
-    id: Number(reservation.id),
-    projectId: reservation.principal.projectId,
-    provider: reservation.provider,
-  });
-
-  async function settle(reservation: Reservation, usage: UsageRecord): Promise<void> {
-    const done = await close(targetOf(reservation), usage.status, {
-      model: usage.model,
-      promptTokens: usage.promptTokens,
-      completionTokens: usage.completionTokens,
-      cachedTokens: usage.cachedTokens,
-      cost: wholeMicros(usage.costMicros),
-    });
-    if (!done)
-      deps.log.warn({ reservation: reservation.id }, 'settle of a reservation that is already closed');
-  }
-
-  async function release(reservation: Reservation, reason: string): Promise<void> {
-    const done = await close(targetOf(reservation), 'error', { cost: 0, reason: reason.slice(0, 500) });
-    if (!done)
-      deps.log.warn({ reservation: reservation.id }, 'release of a reservation that is already closed');
-  }
-
-  async function balances(projectId: number): Promise<Partial<Record<ProviderId, BucketBalance>>> {
-    const rows = await db
-      .selectFrom('allocations')
-      .select(['provider', 'allocated_micros', 'spent_micros', 'reserved_micros'])
-      .where('project_id', '=', projectId)
-      .execute();
-    const result: Partial<Record<ProviderId, BucketBalance>> = {};
-    for (const row of rows) {
-      const remaining = row.allocated_micros - row.spent_micros - row.reserved_micros;
-      result[row.provider as ProviderId] = {
-        allocatedMicros: row.allocated_micros,
-        spentMicros: row.spent_micros,
-        reservedMicros: row.reserved_micros,
-        remainingMicros: Math.max(0, remaining),
-      };
+  ): Promise<void> {
+    const entry = open.get(reservation.id);
+    if (!entry) {
+      log.warn(
+        { reservation: reservation.id, status },
+        'settle or release of a reservation that is already closed',
+      );
+      return Promise.resolve();
     }
-    return result;
+    open.delete(reservation.id);
+    buckets.close(entry.bucket, entry.amount, cost);
+    const { principal, provider } = reservation;
+    return commits.add(entry.bucket, cost, {
+      token_jti: principal.tokenId,
+      user_id: principal.userId,
+      project_id: principal.projectId,
+      provider,
+      model: fields.model ?? null,
+      prompt_tokens: fields.promptTokens ?? 0,
+      completion_tokens: fields.completionTokens ?? 0,
+      cached_tokens: fields.cachedTokens ?? 0,
+      reserved_micros: entry.amount,
+      cost_micros: cost,
+      status,
+      reason: fields.reason ?? null,
+      created_at: entry.createdAt,
+      settled_at: new Date().toISOString(),
+    });
+  }
+
+  /** Resolves when the row is committed. Never refused for budget reasons. */
+  const settle = (reservation: Reservation, usage: UsageRecord) =>
+    end(reservation, usage.status, wholeMicros(usage.costMicros), usage);
+
+  const release = (reservation: Reservation, reason: string) =>
+    end(reservation, 'error', 0, { reason: reason.slice(0, 500) });
+
+  /**
+   * The database's figures with this instance's own state folded in: its settled costs not yet
+   * committed count as spent, and of its lease only the open reservations count as reserved,
+   * so `remaining` is exactly what a request here can still reserve. Other instances' leases
+   * count as reserved until they use or return them.
+   */
+  async function balances(projectId: number): Promise<Partial<Record<ProviderId, BucketBalance>>> {
+    for (let attempt = 1; ; attempt++) {
+      const seen = version;
+      const rows = await db
+        .selectFrom('allocations')
+        .select(['provider', 'allocated_micros', 'spent_micros', 'reserved_micros'])
+        .where('project_id', '=', projectId)
+        .execute();
+      if (seen !== version && attempt < BALANCE_READS) continue;
+      const result: Partial<Record<ProviderId, BucketBalance>> = {};
+      for (const row of rows) {
+        const local = buckets.bucketOf(projectId, row.provider);
+        const spent = Number(row.spent_micros) + local.pending;
+        const reserved = Number(row.reserved_micros) - local.held + local.reserved;
+        result[row.provider as ProviderId] = {
+          allocatedMicros: Number(row.allocated_micros),
+          spentMicros: spent,
+          reservedMicros: reserved,
+          remainingMicros: Math.max(0, Number(row.allocated_micros) - spent - reserved),
+        };
+      }
+      return result;
+    }
+  }
+
+  /** Gives back the leases `pick` chooses among those with nothing open or waiting. */
+  async function giveBack(pick: (b: LocalBucket) => boolean): Promise<void> {
+    for (const { bucket, leaseId } of buckets.detach(pick)) {
+      await store.giveBack(bucket, leaseId).catch((error: unknown) => {
+        // Not renewed any more, so it expires within one TTL and the amount returns then.
+        log.warn({ err: error, lease: leaseId }, 'could not return a budget lease');
+      });
+      changed();
+    }
+  }
+
+  async function maintain(): Promise<void> {
+    await store.renew(buckets.leaseIds());
+    const idleSince = Date.now() - options.leaseTtlMs;
+    await giveBack((b) => b.lastUsedAt < idleSince);
+    await store.expire();
   }
 
   /**
-   * Releases reservations older than `olderThanMs`: their instance stopped before settling
-   * (a crash), and without this the bucket would stay blocked by money nobody is spending.
+   * An allocation lowered below what is spent and leased (`allocations set`) leaves the bucket
+   * with less than nothing: the unused part of this instance's lease goes back, so the change
+   * reaches every instance within `allocationCheckMs` (one read per instance, not per request).
    */
-  async function sweepStale(olderThanMs: number): Promise<number> {
-    const cutoff = new Date(Date.now() - olderThanMs).toISOString();
-    const stale = await db
-      .selectFrom('usage')
-      .select(['id', 'project_id', 'provider'])
-      .where('status', '=', 'reserved')
-      .where('created_at', '<', cutoff)
-      .execute();
-    let released = 0;
-    for (const row of stale) {
-      const target = { id: row.id, projectId: row.project_id, provider: row.provider };
-      if (await close(target, 'error', { cost: 0, reason: 'reservation expired: never settled' })) released++;
+  async function checkAllocations(): Promise<void> {
+    const leased = buckets.all().filter((b) => b.leaseId !== undefined);
+    const rows = await store.unleased([...new Set(leased.map((b) => b.projectId))]);
+    for (const row of rows) {
+      if (row.left >= 0) continue;
+      const bucket = buckets.bucketOf(row.projectId, row.provider);
+      const leaseId = bucket.leaseId;
+      const amount = buckets.carve(bucket, -row.left);
+      if (leaseId === undefined || amount === 0) continue;
+      await store.shrink(bucket, leaseId, amount);
+      changed();
     }
-    if (released > 0) deps.log.warn({ released }, 'released stale budget reservations');
-    return released;
   }
 
-  return { reserve, settle, release, balances, sweepStale };
+  const every = (ms: number, work: () => Promise<void>) => {
+    const timer = setInterval(() => {
+      work().catch((error: unknown) => log.warn({ err: error }, 'budget lease upkeep failed'));
+    }, ms);
+    timer.unref();
+    return timer;
+  };
+  const probe = { settled: () => open.size === 0 && commits.idle() };
+  liveLedgers.add(probe);
+  const timers = [
+    every(Math.max(50, Math.floor(options.leaseTtlMs / 3)), maintain),
+    every(options.allocationCheckMs, checkAllocations),
+  ];
+
+  async function close(): Promise<void> {
+    closing = true;
+    liveLedgers.delete(probe);
+    for (const timer of timers) clearInterval(timer);
+    const deadline = Date.now() + Math.min(options.leaseTtlMs, CLOSE_WAIT_MS);
+    while (open.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    try {
+      await commits.flush();
+    } catch (error) {
+      const lost = commits.abandon(error);
+      log.error({ err: error, rows: lost }, 'usage ledger rows lost at shutdown');
+    }
+    await giveBack(() => true);
+    if (open.size > 0)
+      log.warn(
+        { open: open.size },
+        'shut down with reservations still open; their leases expire after the TTL',
+      );
+  }
+
+  return {
+    reserve,
+    settle,
+    release,
+    balances,
+    sweepStale: (olderThanMs) => sweepStaleReservations({ db, log }, olderThanMs),
+    expireLeases: () => store.expire(),
+    flush: () => commits.flush(),
+    close,
+  };
 }

@@ -1,0 +1,64 @@
+/**
+ * The gateway as the benchmark runs it (embedded defaults, a seeded account, production log
+ * level with the lines thrown away), shared by the worker thread (servers.ts) and the child
+ * process of the slow-streams phase (gateway-process.ts).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { threadId } from 'node:worker_threads';
+import { isPostgresUrl, openDatabase } from '@app/db';
+import { seedAccount } from '@app/gateway/access/testing.ts';
+import { buildApp } from '@app/gateway/app.ts';
+import { loadGatewayConfig } from '@app/gateway/config.ts';
+import type { GatewayDatabase } from '@app/gateway/db/schema.ts';
+import { sql } from 'kysely';
+import type { GatewayRole } from './servers.ts';
+
+/** Production log level, lines thrown away: the cost of logging is measured, the disk is not. */
+const discard = new Writable({
+  write(_chunk, _encoding, done) {
+    done();
+  },
+});
+
+export async function startGateway(role: GatewayRole) {
+  const dataDir = mkdtempSync(join(role.dbDir ?? tmpdir(), 'gw-bench-'));
+  // Two gateways of one run (`--baseline`) are threads of one process: the thread id tells them apart.
+  const schema = `bench_${process.pid}_${threadId}_${Date.now()}`;
+  const config = loadGatewayConfig(
+    {},
+    {
+      overrides: {
+        dataDir,
+        databaseUrl: role.databaseUrl ?? `sqlite:${join(dataDir, 'gateway.db')}`,
+        logLevel: role.logLevel,
+        upstream: {
+          simulator: { enabled: false },
+          ...(role.upstreamConnections && { connectionsPerOrigin: role.upstreamConnections }),
+        },
+      },
+    },
+  );
+  const postgres = isPostgresUrl(config.databaseUrl);
+  const database = await openDatabase<GatewayDatabase>(config.databaseUrl, postgres ? { schema } : {});
+  const simulatorUrl = role.simulatorUrl;
+  const app = await buildApp(config, { database, simulatorUrl, env: role.simulatorEnv, logStream: discard });
+  const { token } = await seedAccount(database, {
+    email: 'bench@example.com',
+    projectSlug: 'bench',
+    allocations: { developer: 1_000_000, cloud_c: 1_000_000 },
+    config,
+  });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    ready: { url, token },
+    close: async () => {
+      await app.close();
+      if (postgres) await sql.raw(`drop schema if exists "${schema}" cascade`).execute(database.db);
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

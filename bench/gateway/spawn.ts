@@ -1,0 +1,60 @@
+/** Starting the benchmark's servers: worker threads (servers.ts) and the gateway child process. */
+import { fork } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
+import type { Sample } from './gateway-process.ts';
+import type { GatewayRole, Ready, ServerRole } from './servers.ts';
+
+export interface Started {
+  readonly ready: Ready;
+  stop(): Promise<void>;
+}
+
+export function spawnServer(
+  role: ServerRole,
+  script = new URL('./servers.ts', import.meta.url),
+): Promise<Started> {
+  const worker = new Worker(script, { workerData: role });
+  return new Promise((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('message', (ready: Ready) =>
+      resolve({
+        ready,
+        stop: () =>
+          new Promise<void>((done) => {
+            worker.once('message', () => void worker.terminate().then(() => done()));
+            worker.postMessage('close');
+          }),
+      }),
+    );
+  });
+}
+
+export interface GatewayProcess extends Started {
+  reset(): void;
+  sample(): Promise<Sample>;
+}
+
+/** The gateway in a process of its own (gateway-process.ts); `cpuProfDir` adds `--cpu-prof`. */
+export function forkGateway(role: GatewayRole, cpuProfDir?: string): Promise<GatewayProcess> {
+  const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const child = fork(new URL('./gateway-process.ts', import.meta.url), {
+    execArgv: [...process.execArgv, ...profile],
+  });
+  const next = <T>() =>
+    new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
+  child.send(role);
+  return next<Ready>().then((ready) => ({
+    ready,
+    reset: () => void child.send('reset'),
+    sample: () => {
+      const answer = next<Sample>();
+      child.send('sample');
+      return answer;
+    },
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await (child.send('close'), next<string>());
+      await exited;
+    },
+  }));
+}

@@ -1,0 +1,276 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Database } from '@app/db';
+import { type IsolatedDatabase, isolatedDatabase, testEngines } from '@app/db/testing.ts';
+import { isAppError } from '@app/http-kit';
+import pino from 'pino';
+import { seedAccount } from '../access/testing.ts';
+import { loadGatewayConfig } from '../config.ts';
+import type { Principal } from '../contracts.ts';
+import type { GatewayDatabase } from '../db/schema.ts';
+import { leaseAmount } from './lease-store.ts';
+import { type BudgetLedger, createLedger, type LedgerOptions } from './ledger.ts';
+
+const log = pino({ level: 'silent' });
+const usage = (costMicros: number) =>
+  ({
+    model: 'm-1',
+    promptTokens: 1,
+    completionTokens: 1,
+    cachedTokens: 0,
+    costMicros,
+    status: 'ok',
+  }) as const;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('lease size', () => {
+  it('is a chunk, an eighth of what is left near the end, what waiting requests lack, never more than left', () => {
+    assert.equal(leaseAmount(7_000, 100_000_000, 1_000_000), 1_000_000, 'the chunk');
+    assert.equal(leaseAmount(7_000, 1_000_000, 1_000_000), 125_000, 'an eighth of what is left');
+    assert.equal(leaseAmount(2_000_000, 100_000_000, 1_000_000), 2_000_000, 'what the waiting requests lack');
+    assert.equal(leaseAmount(7_000, 5_000, 1_000_000), 5_000, 'never more than is left');
+    assert.equal(leaseAmount(7_000, 100_000_000, 0), 7_000, 'chunk 0: request-sized leases');
+    assert.equal(leaseAmount(7_000, 0, 1_000_000), 0);
+  });
+});
+
+async function rejectsExhausted(promise: Promise<unknown>) {
+  await assert.rejects(
+    promise,
+    (error) => isAppError(error) && error.code === 'gateway_allocation_exhausted',
+  );
+}
+
+for (const { engine, skip } of testEngines()) {
+  describe(`budget leases on ${engine}`, { skip }, () => {
+    let isolated: IsolatedDatabase<GatewayDatabase>;
+    let dataDir: string;
+    const ledgers: BudgetLedger[] = [];
+    before(async () => {
+      isolated = await isolatedDatabase<GatewayDatabase>(engine);
+      dataDir = mkdtempSync(join(tmpdir(), 'gw-leases-'));
+    });
+    after(async () => {
+      for (const ledger of ledgers) await ledger.close();
+      await isolated.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    const ledger = (
+      options: Partial<LedgerOptions> = {},
+      database: Database<GatewayDatabase> = isolated.database,
+    ) => {
+      const created = createLedger({ db: database.db, log, options });
+      ledgers.push(created);
+      return created;
+    };
+    async function seed(slug: string, usd: number): Promise<Principal> {
+      const config = loadGatewayConfig({}, { overrides: { dataDir } });
+      const seeded = await seedAccount(isolated.database, {
+        email: `${slug}@example.com`,
+        projectSlug: slug,
+        allocations: { cloud_b: usd },
+        config,
+      });
+      return seeded.principal;
+    }
+    const dbBucket = (principal: Principal) =>
+      isolated.database.db
+        .selectFrom('allocations')
+        .select(['spent_micros', 'reserved_micros'])
+        .where('project_id', '=', principal.projectId)
+        .executeTakeFirstOrThrow();
+    const leasesOf = async (principal: Principal) =>
+      (
+        await isolated.database.db
+          .selectFrom('budget_leases')
+          .select(['amount_micros', 'leased_micros', 'closed_as'])
+          .where('project_id', '=', principal.projectId)
+          .orderBy('id')
+          .execute()
+      ).map((row) => ({ ...row }));
+    const rowCount = async (principal: Principal) =>
+      Number(
+        (
+          await isolated.database.db
+            .selectFrom('usage')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('project_id', '=', principal.projectId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    it('serves many requests from one lease write of one chunk', async () => {
+      const principal = await seed('chunk', 100);
+      const l = ledger({ chunkMicros: 1_000_000, flushMs: 0 });
+      for (let i = 0; i < 200; i++) {
+        const r = await l.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 });
+        await l.settle(r, usage(1_000));
+      }
+      assert.deepEqual(await leasesOf(principal), [
+        { amount_micros: 800_000, leased_micros: 1_000_000, closed_as: null },
+      ]);
+      assert.deepEqual(
+        { ...(await dbBucket(principal)) },
+        { spent_micros: 200_000, reserved_micros: 800_000 },
+      );
+      assert.equal(await rowCount(principal), 200);
+      const view = (await l.balances(principal.projectId)).cloud_b;
+      assert.equal(view?.reservedMicros, 0, 'the unused lease is not shown as reserved by its own instance');
+      assert.equal(view?.remainingMicros, 99_800_000);
+    });
+
+    it('shrinks leases near the end of a bucket, so its last micro-dollars are all spent', async () => {
+      const principal = await seed('small', 0.1);
+      const [a, b] = [ledger(), ledger()];
+      const held = [
+        { ledger: a, r: await a.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 }) },
+        { ledger: b, r: await b.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 }) },
+      ];
+      assert.deepEqual(
+        (await leasesOf(principal)).map((lease) => lease.leased_micros),
+        [12_500, 10_937],
+        'an eighth of what was left each time, not the $1 chunk',
+      );
+      let granted = 2_000;
+      for (const instance of [a, b, a, b]) {
+        for (;;) {
+          const r = await instance
+            .reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 })
+            .catch(() => undefined);
+          if (!r) break;
+          granted += r.amountMicros;
+          held.push({ ledger: instance, r });
+        }
+      }
+      assert.equal(
+        granted,
+        100_000,
+        'every micro-dollar of the bucket was reserved by one instance or the other',
+      );
+      await rejectsExhausted(a.reserve({ principal, provider: 'cloud_b', estimateMicros: 1 }));
+      await rejectsExhausted(b.reserve({ principal, provider: 'cloud_b', estimateMicros: 1 }));
+      await Promise.all(held.map((h) => h.ledger.release(h.r, 'test')));
+    });
+
+    it('refuses with 402 when no instance can lease; a lease returned at shutdown serves the others', async () => {
+      const principal = await seed('exhaust', 0.05);
+      const [a, b] = [ledger(), ledger()];
+      const big = await a.reserve({ principal, provider: 'cloud_b', estimateMicros: 50_000 });
+      await rejectsExhausted(b.reserve({ principal, provider: 'cloud_b', estimateMicros: 1 }));
+      const pending = a.settle(big, usage(10_000));
+      assert.equal((await a.balances(principal.projectId)).cloud_b?.remainingMicros, 40_000);
+      assert.equal(
+        (await b.balances(principal.projectId)).cloud_b?.remainingMicros,
+        0,
+        'what a holds is reserved for b',
+      );
+      await rejectsExhausted(b.reserve({ principal, provider: 'cloud_b', estimateMicros: 1 }));
+      await pending;
+      await a.close();
+      assert.deepEqual(await leasesOf(principal), [
+        { amount_micros: 40_000, leased_micros: 50_000, closed_as: 'returned' },
+      ]);
+      const r = await b.reserve({ principal, provider: 'cloud_b', estimateMicros: 60_000 });
+      assert.equal(r.amountMicros, 40_000);
+      await b.release(r, 'test');
+    });
+
+    it('gives back the unused part of a lease once its allocation is lowered', async () => {
+      const principal = await seed('lowered', 10);
+      const l = ledger({ allocationCheckMs: 30 });
+      const r = await l.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 });
+      await l.settle(r, usage(600));
+      assert.equal((await dbBucket(principal)).reserved_micros, 1_000_000 - 600, 'a $1 lease, $0.0006 spent');
+      await isolated.database.db
+        .updateTable('allocations')
+        .set({ allocated_micros: 100_600 })
+        .where('project_id', '=', principal.projectId)
+        .execute();
+      for (let i = 0; i < 100 && (await dbBucket(principal)).reserved_micros > 100_000; i++) await sleep(20);
+      assert.equal(
+        (await dbBucket(principal)).reserved_micros,
+        100_000,
+        'what the bucket cannot cover went back',
+      );
+      const rest = await l.reserve({ principal, provider: 'cloud_b', estimateMicros: 500_000 });
+      assert.equal(rest.amountMicros, 100_000, 'the lowered allocation is what can be reserved');
+      await l.release(rest, 'test');
+    });
+
+    it('graceful shutdown commits every waiting row and returns every lease', async () => {
+      const principal = await seed('shutdown', 10);
+      const l = ledger({ flushMs: 60_000 });
+      const reservations = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          l.reserve({ principal, provider: 'cloud_b', estimateMicros: 20_000 }),
+        ),
+      );
+      const ends = reservations.map((r, i) =>
+        i < 3 ? l.settle(r, usage(3_000 * (i + 1))) : l.release(r, 'test'),
+      );
+      assert.equal(await rowCount(principal), 0, 'the rows wait for the flush interval');
+      const view = (await l.balances(principal.projectId)).cloud_b;
+      assert.equal(
+        view?.spentMicros,
+        18_000,
+        'the account view counts settled costs before they are committed',
+      );
+      await l.close();
+      await Promise.all(ends);
+      assert.equal(await rowCount(principal), 5);
+      assert.deepEqual({ ...(await dbBucket(principal)) }, { spent_micros: 18_000, reserved_micros: 0 });
+      assert.deepEqual(
+        (await leasesOf(principal)).map((lease) => lease.closed_as),
+        ['returned'],
+      );
+    });
+
+    it('returns a lease left unused for one TTL', async () => {
+      const principal = await seed('idle', 1);
+      const l = ledger({ leaseTtlMs: 150 });
+      const r = await l.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 });
+      await l.settle(r, usage(500));
+      assert.equal((await dbBucket(principal)).reserved_micros, 124_500);
+      for (let i = 0; i < 100 && (await dbBucket(principal)).reserved_micros !== 0; i++) await sleep(20);
+      assert.deepEqual({ ...(await dbBucket(principal)) }, { spent_micros: 500, reserved_micros: 0 });
+      assert.equal((await leasesOf(principal))[0]?.closed_as, 'returned');
+    });
+
+    it('group-commits: one INSERT for the rows of many requests, a new one every flushRows rows', async () => {
+      const principal = await seed('group', 10);
+      let inserts = 0;
+      const counted = {
+        ...isolated.database,
+        db: isolated.database.db.withPlugin({
+          transformQuery: (args) => {
+            if (args.node.kind === 'InsertQueryNode' && JSON.stringify(args.node.into).includes('"usage"'))
+              inserts++;
+            return args.node;
+          },
+          transformResult: async (args) => args.result,
+        }),
+      };
+      const many = ledger({ flushMs: 50 }, counted);
+      const all = await Promise.all(
+        Array.from({ length: 60 }, () =>
+          many.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 }),
+        ),
+      );
+      await Promise.all(all.map((r) => many.settle(r, usage(100))));
+      assert.equal(inserts, 1, 'sixty rows, one statement in one transaction');
+      const capped = ledger({ flushMs: 50, flushRows: 25 }, counted);
+      const more = await Promise.all(
+        Array.from({ length: 60 }, () =>
+          capped.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 }),
+        ),
+      );
+      await Promise.all(more.map((r) => capped.settle(r, usage(100))));
+      assert.equal(inserts, 1 + 3, 'batches of at most 25 rows');
+      assert.equal(await rowCount(principal), 120);
+      assert.equal((await dbBucket(principal)).spent_micros, 12_000);
+    });
+  });
+}

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type IsolatedDatabase, isolatedDatabase } from '@app/db/testing.ts';
+import type { App } from '@app/http-kit';
+import { type Simulator, startSimulator } from '@app/upstream-simulator';
+import { bearer } from '../access/test-app.ts';
+import { seedAccount } from '../access/testing.ts';
+import { buildApp } from '../app.ts';
+import { loadGatewayConfig } from '../config.ts';
+import type { GatewayDatabase } from '../db/schema.ts';
+
+interface AccountBucket {
+  readonly provider: string;
+  readonly spent: number;
+  readonly reserved: number;
+  readonly remaining: number;
+}
+
+describe('the leased ledger behind the HTTP API (embedded SQLite)', () => {
+  let app: App;
+  let sim: Simulator;
+  let isolated: IsolatedDatabase<GatewayDatabase>;
+  let dataDir: string;
+  let token: string;
+  let projectId: number;
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'gw-ledger-http-'));
+    sim = await startSimulator();
+    isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
+    // A flush interval far longer than the test: only the shutdown commits the row.
+    const access = { ledgerFlushMs: 1000, ledgerChunkUsd: 2 };
+    const config = loadGatewayConfig({}, { overrides: { dataDir, logLevel: 'silent', access } });
+    app = await buildApp(config, {
+      database: isolated.database,
+      simulatorUrl: sim.url,
+      env: sim.credentialEnv,
+      defaultMetrics: false,
+    });
+    const seeded = await seedAccount(isolated.database, {
+      email: 'lease@example.com',
+      projectSlug: 'lease',
+      allocations: { developer: 100 },
+      config,
+    });
+    token = seeded.token;
+    projectId = seeded.principal.projectId;
+  });
+  after(async () => {
+    await app.close();
+    await sim.close();
+    await isolated.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const account = async () => {
+    const response = await app.inject({ url: '/v1/account', headers: bearer(token) });
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json() as { allocations: AccountBucket[] };
+    return body.allocations.find((bucket) => bucket.provider === 'developer');
+  };
+  const stored = () =>
+    isolated.database.db
+      .selectFrom('allocations')
+      .select(['spent_micros', 'reserved_micros'])
+      .where('project_id', '=', projectId)
+      .where('provider', '=', 'developer')
+      .executeTakeFirstOrThrow();
+
+  it('GET /v1/account counts a settled request before its row is committed; shutdown commits it and returns the lease', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: bearer(token),
+      payload: { model: 'gpt-5.4@developer', messages: [{ role: 'user', content: 'hi' }], max_tokens: 50 },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    let bucket = await account();
+    for (let i = 0; i < 100 && bucket?.spent === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      bucket = await account();
+    }
+    assert.ok(bucket && bucket.spent > 0, 'the settled cost shows at once');
+    assert.equal(bucket.reserved, 0, "this instance's unused lease is not reserved for its own requests");
+    assert.equal(bucket.remaining, 100 - bucket.spent);
+    assert.deepEqual(
+      { ...(await stored()) },
+      { spent_micros: 0, reserved_micros: 2_000_000 },
+      'the $2 lease',
+    );
+    assert.equal((await isolated.database.db.selectFrom('usage').selectAll().execute()).length, 0);
+
+    await app.close();
+    assert.deepEqual(
+      { ...(await stored()) },
+      { spent_micros: Math.round(bucket.spent * 1_000_000), reserved_micros: 0 },
+      'graceful shutdown committed the row and returned the lease',
+    );
+    const rows = await isolated.database.db.selectFrom('usage').select(['status', 'model']).execute();
+    assert.deepEqual(
+      rows.map((row) => row.status),
+      ['ok'],
+    );
+  });
+});
+
+describe('ledger configuration', () => {
+  it('is read from GATEWAY_LEDGER_* and refused with the variable named when invalid', () => {
+    const config = loadGatewayConfig({
+      GATEWAY_LEDGER_CHUNK_USD: '2.5',
+      GATEWAY_LEDGER_LEASE_TTL_MS: '10000',
+      GATEWAY_LEDGER_FLUSH_MS: '20',
+      GATEWAY_LEDGER_FLUSH_ROWS: '100',
+    });
+    assert.equal(config.access.ledgerChunkUsd, 2.5);
+    assert.equal(config.access.ledgerLeaseTtlMs, 10_000);
+    assert.equal(config.access.ledgerFlushMs, 20);
+    assert.equal(config.access.ledgerFlushRows, 100);
+    assert.throws(() => loadGatewayConfig({ GATEWAY_LEDGER_FLUSH_MS: '5000' }), /GATEWAY_LEDGER_FLUSH_MS/);
+    assert.throws(() => loadGatewayConfig({ GATEWAY_LEDGER_CHUNK_USD: '-1' }), /GATEWAY_LEDGER_CHUNK_USD/);
+  });
+});
