@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { type AccessControl, type Ledger, PROVIDERS } from '../contracts.ts';
+import { AUTHENTICATED_ROUTE_ERRORS, errorResponses } from '../openapi-errors.ts';
 
 const Usd = (description: string) => Type.Number({ description: `${description}, US dollars` });
 
@@ -8,7 +9,7 @@ const BucketSchema = Type.Object({
   provider: Type.Enum(PROVIDERS, { description: 'The provider bucket' }),
   allocated: Usd('Allocation of this bucket'),
   spent: Usd('Settled cost so far'),
-  reserved: Usd('Held by requests in flight'),
+  reserved: Usd('Held by requests in flight and by the budget leases of other gateway instances'),
   remaining: Usd('allocated - spent - reserved, never below 0'),
 });
 
@@ -21,15 +22,6 @@ export const AccountSchema = Type.Object({
     expires_at: Type.String({ format: 'date-time' }),
   }),
   allocations: Type.Array(BucketSchema, { description: 'One entry per provider bucket with an allocation' }),
-});
-
-const ErrorEnvelopeSchema = Type.Object({
-  error: Type.Object({
-    message: Type.String(),
-    type: Type.String(),
-    param: Type.Union([Type.String(), Type.Null()]),
-    code: Type.String(),
-  }),
 });
 
 const usd = (micros: number) => micros / 1_000_000;
@@ -46,7 +38,7 @@ export function accountRoutes(deps: { control: AccessControl; ledger: Ledger }):
           description:
             'Answers for the personal access token sent. Amounts are US dollars; `remaining` is what new requests can still reserve.',
           security: [{ bearerAuth: [] }],
-          response: { 200: AccountSchema, 401: ErrorEnvelopeSchema, 403: ErrorEnvelopeSchema },
+          response: { 200: AccountSchema, ...errorResponses(AUTHENTICATED_ROUTE_ERRORS) },
         },
       },
       async (request): Promise<Static<typeof AccountSchema>> => {

@@ -15,7 +15,8 @@ export type AdminErrorCode =
   | 'already_member'
   | 'not_member'
   | 'membership_not_approved'
-  | 'no_allocation';
+  | 'no_allocation'
+  | 'invalid_limit';
 
 export class AccessAdminError extends Error {
   readonly code: AdminErrorCode;

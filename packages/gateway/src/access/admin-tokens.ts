@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { type Db, findProject, findUser, nowIso } from './admin.ts';
 import { AccessAdminError } from './admin-errors.ts';
+import { type Actor, inTransaction, recordAudit } from './audit.ts';
 import { parseDuration } from './duration.ts';
 import type { SigningKeys } from './keys.ts';
 import { signToken } from './tokens.ts';
@@ -44,7 +45,7 @@ export async function issueToken(
   db: Db,
   keys: SigningKeys,
   policy: TokenPolicy,
-  input: { email: string; slug: string; ttl?: string; description?: string },
+  input: { email: string; slug: string; ttl?: string; description?: string; actor?: Actor },
 ): Promise<IssuedToken> {
   const ms = lifetimeMs(input.ttl, policy);
   const [user, project] = [await findUser(db, input.email), await findProject(db, input.slug)];
@@ -79,17 +80,26 @@ export async function issueToken(
     issuedAt,
     expiresAt,
   });
-  await db
-    .insertInto('access_tokens')
-    .values({
-      jti,
-      user_id: user.id,
-      project_id: project.id,
-      description: input.description?.trim() ?? '',
-      created_at: issuedAt.toISOString(),
-      expires_at: expiresAt.toISOString(),
-    })
-    .execute();
+  const description = input.description?.trim() ?? '';
+  await inTransaction(db, async (trx) => {
+    await trx
+      .insertInto('access_tokens')
+      .values({
+        jti,
+        user_id: user.id,
+        project_id: project.id,
+        description,
+        created_at: issuedAt.toISOString(),
+        expires_at: expiresAt.toISOString(),
+      })
+      .execute();
+    await recordAudit(trx, input.actor, {
+      projectId: project.id,
+      action: 'token.issue',
+      subject: user.email,
+      detail: `${tokenName(description, jti)}, expires ${expiresAt.toISOString()}`,
+    });
+  });
   return { token, jti, userId: user.id, projectId: project.id, expiresAt };
 }
 
@@ -134,12 +144,22 @@ export async function listTokens(db: Db, email: string): Promise<TokenInfo[]> {
   }));
 }
 
+/** How the audit trail names a token: its description and id (never the token itself). */
+function tokenName(description: string, jti: string): string {
+  return `token '${description || 'no description'}' (id ${jti})`;
+}
+
 /** Revokes a token by `jti`; idempotent. Takes effect within the revocation cache time. */
-export async function revokeToken(db: Db, jti: string): Promise<{ jti: string; revokedAt: string }> {
+export async function revokeToken(
+  db: Db,
+  jti: string,
+  actor?: Actor,
+): Promise<{ jti: string; revokedAt: string }> {
   const row = await db
-    .selectFrom('access_tokens')
-    .select('revoked_at')
-    .where('jti', '=', jti)
+    .selectFrom('access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['t.revoked_at', 't.project_id', 't.description', 'u.email'])
+    .where('t.jti', '=', jti)
     .executeTakeFirst();
   if (!row)
     throw new AccessAdminError(
@@ -148,7 +168,15 @@ export async function revokeToken(db: Db, jti: string): Promise<{ jti: string; r
     );
   if (row.revoked_at) return { jti, revokedAt: row.revoked_at };
   const revokedAt = nowIso();
-  await db.updateTable('access_tokens').set({ revoked_at: revokedAt }).where('jti', '=', jti).execute();
+  await inTransaction(db, async (trx) => {
+    await trx.updateTable('access_tokens').set({ revoked_at: revokedAt }).where('jti', '=', jti).execute();
+    await recordAudit(trx, actor, {
+      projectId: row.project_id,
+      action: 'token.revoke',
+      subject: row.email,
+      detail: tokenName(row.description, jti),
+    });
+  });
   return { jti, revokedAt };
 }
 

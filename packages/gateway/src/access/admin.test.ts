@@ -112,6 +112,7 @@ for (const { engine, skip } of testEngines()) {
         projectSlug: 'use',
         tokenId: issued.jti,
         tokenExpiresAt: issued.expiresAt,
+        limits: { project: {}, token: {} },
       };
       const r = await ledger.reserve({ principal, provider: 'cloud_c', estimateMicros: 50_000 });
       await ledger.settle(r, {
@@ -122,18 +123,22 @@ for (const { engine, skip } of testEngines()) {
         costMicros: 20_000,
         status: 'ok',
       });
-      await ledger.reserve({ principal, provider: 'cloud_c', estimateMicros: 10_000 });
+      const open = await ledger.reserve({ principal, provider: 'cloud_c', estimateMicros: 10_000 });
+      // Reserved is what the instance's lease holds: an eighth of the $3 bucket, less the $0.02
+      // settled; the request still open has no ledger row yet.
       assert.deepEqual(await projectUsage(db, 'use'), [
         {
           provider: 'cloud_c',
           allocatedMicros: 3_000_000,
           spentMicros: 20_000,
-          reservedMicros: 10_000,
-          requests: 2,
+          reservedMicros: 375_000 - 20_000,
+          requests: 1,
           promptTokens: 100,
           completionTokens: 40,
         },
       ]);
+      await ledger.release(open, 'test');
+      await ledger.close();
     });
   });
 }

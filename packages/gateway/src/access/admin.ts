@@ -1,15 +1,21 @@
 /**
  * Administrative operations on accounts, projects, memberships and allocations. The
- * gatewayctl CLI, the demo seed, the test helpers and (later) the dashboard all call these,
- * so every rule (who may get a token, what a valid CIDR is) lives in one place.
+ * gatewayctl CLI, the demo seed, the test helpers and the dashboard all call these, so every
+ * rule (who may get a token, what a valid CIDR is) lives in one place, and every change to a
+ * project is written to its audit trail (audit.ts) by whoever acted: `actor`, by default the
+ * operator (gatewayctl).
  */
 import type { Kysely } from 'kysely';
 import { isProviderId, PROVIDERS, type ProviderId } from '../contracts.ts';
-import type { GatewayDatabase, MembershipStatus } from '../db/schema.ts';
+import type { AuditAction, GatewayDatabase, MembershipStatus } from '../db/schema.ts';
+import { formatUsd } from '../money.ts';
 import { AccessAdminError } from './admin-errors.ts';
+import { type Actor, inTransaction, recordAudit } from './audit.ts';
 import { parseRanges } from './ip.ts';
 
 export { AccessAdminError, type AdminErrorCode } from './admin-errors.ts';
+export { type Actor, OPERATOR, userActor } from './audit.ts';
+export { type LimitChange, projectRateLimits, setRateLimits } from './admin-limits.ts';
 export { issueToken, listTokens, projectUsage, revokeToken, type TokenPolicy } from './admin-tokens.ts';
 
 export type Db = Kysely<GatewayDatabase>;
@@ -82,7 +88,7 @@ export function normaliseIpAllow(entries: readonly string[]): string[] {
 
 export async function addProject(
   db: Db,
-  input: { slug: string; ipAllow?: readonly string[] },
+  input: { slug: string; ipAllow?: readonly string[]; actor?: Actor },
 ): Promise<Project> {
   const slug = input.slug.trim();
   if (!SLUG.test(slug))
@@ -93,12 +99,51 @@ export async function addProject(
   const ipAllow = normaliseIpAllow(input.ipAllow ?? []);
   const existing = await db.selectFrom('projects').select('id').where('slug', '=', slug).executeTakeFirst();
   if (existing) throw new AccessAdminError('duplicate_project', `Project '${slug}' already exists.`);
-  const row = await db
-    .insertInto('projects')
-    .values({ slug, ip_allow: JSON.stringify(ipAllow), created_at: nowIso() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: row.id, slug, ipAllow };
+  const id = await inTransaction(db, async (trx) => {
+    const row = await trx
+      .insertInto('projects')
+      .values({ slug, ip_allow: JSON.stringify(ipAllow), created_at: nowIso() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, input.actor, {
+      projectId: row.id,
+      action: 'project.create',
+      subject: slug,
+      detail: `IP allowlist: ${describeAllow(ipAllow)}`,
+    });
+    return row.id;
+  });
+  return { id, slug, ipAllow };
+}
+
+function describeAllow(ipAllow: readonly string[]): string {
+  return ipAllow.length > 0 ? ipAllow.join(', ') : 'any address';
+}
+
+/**
+ * Replaces a project's IP allowlist (validated as at creation; empty: any address). Tokens
+ * follow within the token-state cache time; callers that can also announce it at once.
+ */
+export async function setProjectIpAllow(
+  db: Db,
+  input: { slug: string; ipAllow: readonly string[]; actor?: Actor },
+): Promise<Project> {
+  const ipAllow = normaliseIpAllow(input.ipAllow);
+  const project = await findProject(db, input.slug);
+  await inTransaction(db, async (trx) => {
+    await trx
+      .updateTable('projects')
+      .set({ ip_allow: JSON.stringify(ipAllow) })
+      .where('id', '=', project.id)
+      .execute();
+    await recordAudit(trx, input.actor, {
+      projectId: project.id,
+      action: 'project.ip_allow',
+      subject: project.slug,
+      detail: `${describeAllow(project.ipAllow)} -> ${describeAllow(ipAllow)}`,
+    });
+  });
+  return { ...project, ipAllow };
 }
 
 export async function findProject(db: Db, slug: string): Promise<Project> {
@@ -120,17 +165,38 @@ async function membershipRow(db: Db, project: Project, user: User) {
     .executeTakeFirst();
 }
 
-async function setStatus(db: Db, project: Project, user: User, status: MembershipStatus, admin?: boolean) {
-  await db
-    .updateTable('memberships')
-    .set({ status, decided_at: nowIso(), ...(admin === undefined ? {} : { is_admin: admin ? 1 : 0 }) })
-    .where('project_id', '=', project.id)
-    .where('user_id', '=', user.id)
-    .execute();
+const STATUS_ACTION = {
+  pending: 'membership.request',
+  approved: 'membership.approve',
+  revoked: 'membership.revoke',
+} as const satisfies Record<MembershipStatus, AuditAction>;
+
+async function setStatus(
+  db: Db,
+  change: { project: Project; user: User; status: MembershipStatus; admin?: boolean; actor?: Actor },
+) {
+  const { project, user, status, admin } = change;
+  await inTransaction(db, async (trx) => {
+    await trx
+      .updateTable('memberships')
+      .set({ status, decided_at: nowIso(), ...(admin === undefined ? {} : { is_admin: admin ? 1 : 0 }) })
+      .where('project_id', '=', project.id)
+      .where('user_id', '=', user.id)
+      .execute();
+    await recordAudit(trx, change.actor, {
+      projectId: project.id,
+      action: STATUS_ACTION[status],
+      subject: user.email,
+      detail: status === 'approved' && admin ? 'as project admin' : '',
+    });
+  });
 }
 
 /** A user asks to join a project: pending until an admin approves. Idempotent while pending. */
-export async function requestMembership(db: Db, input: { slug: string; email: string }): Promise<Membership> {
+export async function requestMembership(
+  db: Db,
+  input: { slug: string; email: string; actor?: Actor },
+): Promise<Membership> {
   const [project, user] = [await findProject(db, input.slug), await findUser(db, input.email)];
   const existing = await membershipRow(db, project, user);
   if (existing?.status === 'approved')
@@ -139,17 +205,22 @@ export async function requestMembership(db: Db, input: { slug: string; email: st
       `${user.email} is already an approved member of '${project.slug}'.`,
     );
   if (!existing)
-    await db
-      .insertInto('memberships')
-      .values({
-        project_id: project.id,
-        user_id: user.id,
-        status: 'pending',
-        is_admin: 0,
-        requested_at: nowIso(),
-      })
-      .execute();
-  else if (existing.status === 'revoked') await setStatus(db, project, user, 'pending');
+    await inTransaction(db, async (trx) => {
+      await trx
+        .insertInto('memberships')
+        .values({
+          project_id: project.id,
+          user_id: user.id,
+          status: 'pending',
+          is_admin: 0,
+          requested_at: nowIso(),
+        })
+        .execute();
+      const entry = { projectId: project.id, subject: user.email, detail: '' } as const;
+      await recordAudit(trx, input.actor, { ...entry, action: 'membership.request' });
+    });
+  else if (existing.status === 'revoked')
+    await setStatus(db, { project, user, status: 'pending', ...actorOf(input) });
   return {
     projectSlug: project.slug,
     email: user.email,
@@ -161,7 +232,7 @@ export async function requestMembership(db: Db, input: { slug: string; email: st
 /** Approves a request (or re-approves a revoked member); `admin` makes them a project admin. */
 export async function approveMembership(
   db: Db,
-  input: { slug: string; email: string; admin?: boolean },
+  input: { slug: string; email: string; admin?: boolean; actor?: Actor },
 ): Promise<Membership> {
   const [project, user] = [await findProject(db, input.slug), await findUser(db, input.email)];
   const existing = await membershipRow(db, project, user);
@@ -170,24 +241,38 @@ export async function approveMembership(
       'no_membership_request',
       `${user.email} has not requested membership of '${project.slug}'. Run: members request ${project.slug} ${user.email}`,
     );
-  await setStatus(db, project, user, 'approved', input.admin);
+  await setStatus(db, {
+    project,
+    user,
+    status: 'approved',
+    ...(input.admin === undefined ? {} : { admin: input.admin }),
+    ...actorOf(input),
+  });
   const isAdmin = input.admin ?? existing.is_admin === 1;
   return { projectSlug: project.slug, email: user.email, status: 'approved', isAdmin };
 }
 
 /** Revokes a membership; the member's tokens stop working within the revocation cache time. */
-export async function revokeMembership(db: Db, input: { slug: string; email: string }): Promise<Membership> {
+export async function revokeMembership(
+  db: Db,
+  input: { slug: string; email: string; actor?: Actor },
+): Promise<Membership> {
   const [project, user] = [await findProject(db, input.slug), await findUser(db, input.email)];
   const existing = await membershipRow(db, project, user);
   if (!existing)
     throw new AccessAdminError('not_member', `${user.email} is not a member of '${project.slug}'.`);
-  await setStatus(db, project, user, 'revoked');
+  await setStatus(db, { project, user, status: 'revoked', ...actorOf(input) });
   return {
     projectSlug: project.slug,
     email: user.email,
     status: 'revoked',
     isAdmin: existing.is_admin === 1,
   };
+}
+
+/** `{ actor }` when given, for spreading into an object without an `undefined` property. */
+function actorOf(input: { actor?: Actor }): { actor?: Actor } {
+  return input.actor ? { actor: input.actor } : {};
 }
 
 export function usdToMicros(usd: number): number {
@@ -202,7 +287,7 @@ export function usdToMicros(usd: number): number {
 /** Sets (not adds to) the allocation of one provider bucket; what was spent stays spent. */
 export async function setAllocation(
   db: Db,
-  input: { slug: string; provider: string; usd: number },
+  input: { slug: string; provider: string; usd: number; actor?: Actor },
 ): Promise<{ provider: ProviderId; allocatedMicros: number }> {
   const project = await findProject(db, input.slug);
   const provider = input.provider;
@@ -213,14 +298,29 @@ export async function setAllocation(
     );
   const allocatedMicros = usdToMicros(input.usd);
   const updatedAt = nowIso();
-  await db
-    .insertInto('allocations')
-    .values({ project_id: project.id, provider, allocated_micros: allocatedMicros, updated_at: updatedAt })
-    .onConflict((oc) =>
-      oc
-        .columns(['project_id', 'provider'])
-        .doUpdateSet({ allocated_micros: allocatedMicros, updated_at: updatedAt }),
-    )
-    .execute();
+  await inTransaction(db, async (trx) => {
+    const before = await trx
+      .selectFrom('allocations')
+      .select('allocated_micros')
+      .where('project_id', '=', project.id)
+      .where('provider', '=', provider)
+      .executeTakeFirst();
+    await trx
+      .insertInto('allocations')
+      .values({ project_id: project.id, provider, allocated_micros: allocatedMicros, updated_at: updatedAt })
+      .onConflict((oc) =>
+        oc
+          .columns(['project_id', 'provider'])
+          .doUpdateSet({ allocated_micros: allocatedMicros, updated_at: updatedAt }),
+      )
+      .execute();
+    const was = before ? formatUsd(Number(before.allocated_micros)) : 'none';
+    await recordAudit(trx, input.actor, {
+      projectId: project.id,
+      action: 'allocation.set',
+      subject: provider,
+      detail: `${was} -> ${formatUsd(allocatedMicros)}`,
+    });
+  });
   return { provider, allocatedMicros };
 }

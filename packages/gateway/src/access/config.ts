@@ -2,6 +2,8 @@ import type { EnvMapping } from '@app/http-kit';
 import { type Static, Type } from 'typebox';
 
 const DURATION = '^[1-9][0-9]*(s|m|h|d)$';
+/** Shown in configuration errors instead of the pattern. */
+const DURATION_EXPECTED = 'a duration such as 30s, 30m, 12h or 7d';
 
 const CidrList = (description: string) =>
   Type.Array(Type.String({ minLength: 1 }), {
@@ -9,16 +11,48 @@ const CidrList = (description: string) =>
     description: `${description} IPv4/IPv6 CIDRs or single addresses; entries may also be comma-separated.`,
   });
 
+/** The budget ledger's leases and group commit (docs/gateway/access.md, "Allocations and the ledger"). */
+const LedgerConfigFields = {
+  ledgerChunkUsd: Type.Number({
+    minimum: 0,
+    maximum: 1_000_000,
+    default: 1,
+    description:
+      'Budget an instance leases from a bucket at a time, US dollars (less near the end of a bucket; 0 leases only what waiting requests need).',
+  }),
+  ledgerLeaseTtlMs: Type.Integer({
+    minimum: 100,
+    maximum: 3_600_000,
+    default: 30_000,
+    description: 'A lease not renewed for this long (its instance died) returns to the bucket.',
+  }),
+  ledgerFlushMs: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    default: 5,
+    description:
+      'Usage-ledger rows are committed in one transaction at most this long after their request ends.',
+  }),
+  ledgerFlushRows: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 500,
+    description: 'A group commit starts at once when this many rows wait.',
+  }),
+};
+
 /** Configuration of the access area (section `access` of the gateway config). */
 export const AccessConfigSchema = Type.Object(
   {
     tokenTtl: Type.String({
       pattern: DURATION,
+      expected: DURATION_EXPECTED,
       default: '7d',
       description: 'Default lifetime of a new personal access token (e.g. 30m, 12h, 7d).',
     }),
     tokenMaxTtl: Type.String({
       pattern: DURATION,
+      expected: DURATION_EXPECTED,
       default: '30d',
       description: 'Longest lifetime a token may be issued with.',
     }),
@@ -48,9 +82,12 @@ export const AccessConfigSchema = Type.Object(
     }),
     reservationTimeout: Type.String({
       pattern: DURATION,
+      expected: DURATION_EXPECTED,
       default: '1h',
-      description: 'Open reservations older than this (a crashed instance) are released by a sweep.',
+      description:
+        'Open `reserved` ledger rows of pre-lease gateways older than this are released by a sweep.',
     }),
+    ...LedgerConfigFields,
   },
   { additionalProperties: false, default: {} },
 );
@@ -68,4 +105,8 @@ export const ACCESS_ENV: EnvMapping = {
   revocationCacheMs: 'GATEWAY_REVOCATION_CACHE_MS',
   lastUsedIntervalMs: 'GATEWAY_LAST_USED_INTERVAL_MS',
   reservationTimeout: 'GATEWAY_RESERVATION_TIMEOUT',
+  ledgerChunkUsd: 'GATEWAY_LEDGER_CHUNK_USD',
+  ledgerLeaseTtlMs: 'GATEWAY_LEDGER_LEASE_TTL_MS',
+  ledgerFlushMs: 'GATEWAY_LEDGER_FLUSH_MS',
+  ledgerFlushRows: 'GATEWAY_LEDGER_FLUSH_ROWS',
 };

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { AccessControl, Principal } from '../contracts.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { gatewayErrors } from '../errors.ts';
+import { noteCaller } from '../request-log.ts';
 import type { AccessConfig } from './config.ts';
 import { clientAddress, type IpRange, inRanges, parseRanges } from './ip.ts';
 import { ipNotAllowed } from './ip-errors.ts';
@@ -29,6 +30,22 @@ function ranges(entries: readonly string[], name: string): IpRange[] {
 
 function invalid(reason: string) {
   return gatewayErrors.create('gateway_invalid_token', { reason });
+}
+
+/**
+ * The token from `Authorization: Bearer <token>`, or from `x-api-key: <token>` (how Anthropic
+ * clients send an API key, e.g. Claude Code's ANTHROPIC_API_KEY). Authorization wins when both come.
+ */
+function tokenOf(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (header === undefined || header.trim() === '') {
+    const key = request.headers['x-api-key'];
+    if (typeof key === 'string' && key.trim() !== '') return key.trim();
+    throw gatewayErrors.create('missing_token', {});
+  }
+  const token = BEARER.exec(header)?.[1];
+  if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
+  return token;
 }
 
 /** Why a token that verified cryptographically is still refused, or undefined when it is fine. */
@@ -102,25 +119,24 @@ export function createAccessControl(
     const seen = clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trusted);
     if (globalRanges.length > 0 && !(seen.address && inRanges(seen.address, globalRanges)))
       throw ipNotAllowed(seen);
-    const header = request.headers.authorization;
-    if (header === undefined || header.trim() === '') throw gatewayErrors.create('missing_token', {});
-    const token = BEARER.exec(header)?.[1];
-    if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
-    const claims = await claimsOf(token);
+    const claims = await claimsOf(tokenOf(request));
     const state = await tokenStates.get(claims.jti);
     const refused = refusal(claims, state);
     if (refused !== undefined || !state) throw invalid(refused ?? 'unknown token');
     if (state.projectRanges.length > 0 && !(seen.address && inRanges(seen.address, state.projectRanges)))
       throw ipNotAllowed(seen, state.projectSlug);
     touch(claims.jti);
-    return {
+    const principal: Principal = {
       userId: state.userId,
       email: state.email,
       projectId: state.projectId,
       projectSlug: state.projectSlug,
       tokenId: claims.jti,
       tokenExpiresAt: new Date(claims.exp * 1000),
+      limits: state.limits,
     };
+    noteCaller(request, principal);
+    return principal;
   }
 
   return {

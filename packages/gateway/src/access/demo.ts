@@ -10,6 +10,7 @@ import { gatewayMigrations } from '../db/migrations.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import {
   AccessAdminError,
+  type Actor,
   addProject,
   addUser,
   approveMembership,
@@ -17,9 +18,13 @@ import {
   requestMembership,
   setAllocation,
 } from './admin.ts';
+import { formatUsd } from '../money.ts';
 import { loadSigningKeys, signingKeyLocation } from './keys.ts';
 
 export const DEMO = { email: 'demo@example.com', project: 'demo', usdPerBucket: 25, ttl: '7d' } as const;
+
+/** How the demo account's set-up appears in the audit trail (no operator ran it). */
+const SEED: Actor = { userId: null, label: 'demo seed (first start)' };
 
 export interface DemoAccount {
   readonly token: string;
@@ -41,18 +46,18 @@ export async function seedDemo(
     if (error instanceof AccessAdminError && error.code === 'duplicate_user') return undefined;
     throw error;
   }
-  await addProject(db, { slug: DEMO.project });
-  await requestMembership(db, { slug: DEMO.project, email: DEMO.email });
-  await approveMembership(db, { slug: DEMO.project, email: DEMO.email, admin: true });
-  for (const provider of PROVIDERS)
-    await setAllocation(db, { slug: DEMO.project, provider, usd: DEMO.usdPerBucket });
+  const demo = { slug: DEMO.project, actor: SEED };
+  await addProject(db, demo);
+  await requestMembership(db, { ...demo, email: DEMO.email });
+  await approveMembership(db, { ...demo, email: DEMO.email, admin: true });
+  for (const provider of PROVIDERS) await setAllocation(db, { ...demo, provider, usd: DEMO.usdPerBucket });
   const keys = await loadSigningKeys(signingKeyLocation(config.dataDir, config.access.signingKeyPath));
   const issued = await issueToken(
     db,
     keys,
     // The demo token lives 7 days, or less if the operator capped lifetimes below that.
     { defaultTtl: config.access.tokenTtl, maxTtl: config.access.tokenMaxTtl },
-    { email: DEMO.email, slug: DEMO.project, description: 'demo token (first start)' },
+    { ...demo, email: DEMO.email, description: 'demo token (first start)' },
   );
   return { token: issued.token, expiresAt: issued.expiresAt };
 }
@@ -78,11 +83,27 @@ export function demoInstructions(account: DemoAccount, baseUrl: string): string 
   const base = baseUrl.replace(/\/+$/, '');
   const auth = `-H 'Authorization: Bearer ${account.token}'`;
   const body = JSON.stringify({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Say hello!' }] });
+  const budget = formatUsd(DEMO.usdPerBucket * 1_000_000);
   return [
-    `Demo account created: ${DEMO.email}, project '${DEMO.project}', $${DEMO.usdPerBucket} on each provider bucket.`,
+    `Demo account created: ${DEMO.email}, project '${DEMO.project}', ${budget} on each provider bucket.`,
     `Demo token (expires ${account.expiresAt.toISOString()}); try:`,
     `  curl -s ${base}/v1/chat/completions ${auth} -H 'Content-Type: application/json' -d '${body}'`,
     `  curl -s ${base}/v1/models ${auth}`,
-    'More tokens: npx gatewayctl tokens issue --email demo@example.com --project demo',
+    `More tokens: ${DEMO_TOKEN_COMMAND}`,
   ].join('\n');
+}
+
+const DEMO_TOKEN_COMMAND = `npx gatewayctl tokens issue --email ${DEMO.email} --project ${DEMO.project}`;
+
+/**
+ * Printed on every later start (the demo token is shown once, at creation): how to get a token,
+ * naming the dashboard only when this gateway serves one.
+ */
+export function tokenInstructions(options: { demo: boolean; dashboard: string | undefined }): string[] {
+  return [
+    'Get a token:',
+    ...(options.dashboard ? [`  sign in at ${options.dashboard}`] : []),
+    ...(options.demo ? [`  ${DEMO_TOKEN_COMMAND}   (the demo account)`] : []),
+    '  npx gatewayctl tokens issue --email EMAIL --project SLUG   (npx gatewayctl --help for users and projects)',
+  ];
 }

@@ -6,9 +6,10 @@ import { accountRoutes } from './account-route.ts';
 import type { AccessConfig } from './config.ts';
 import { createAccessControl } from './control.ts';
 import { parseDuration } from './duration.ts';
-import { loadSigningKeys, signingKeyLocation } from './keys.ts';
+import { loadSigningKeys, type SigningKeys, signingKeyLocation } from './keys.ts';
 import { createLedger } from '../ledger/ledger.ts';
-import { subscribeRevocations } from './revocation-bus.ts';
+import { publishRevocation, subscribeRevocations } from './revocation-bus.ts';
+import type { TokenPolicy } from './admin-tokens.ts';
 
 export interface AccessDeps {
   readonly config: AccessConfig;
@@ -23,6 +24,13 @@ export interface Access {
   readonly ledger: Ledger;
   /** Routes of the access area (GET /v1/account). */
   readonly routes: FastifyPluginAsync;
+  /** What the dashboard needs to issue and revoke tokens through admin.ts, as gatewayctl does. */
+  readonly tokens: {
+    readonly keys: SigningKeys;
+    readonly policy: TokenPolicy;
+    /** After a revocation: this instance forgets cached state now, the others via Redis. */
+    announceRevocation(what: string): Promise<void>;
+  };
   close(): Promise<void>;
 }
 
@@ -40,7 +48,16 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   const keys = await loadSigningKeys(signingKeyLocation(deps.dataDir, deps.config.signingKeyPath));
   const db = deps.database.db;
   const control = createAccessControl({ db, keys, config: deps.config, log: deps.log });
-  const ledger = createLedger({ db, log: deps.log });
+  const ledger = createLedger({
+    db,
+    log: deps.log,
+    options: {
+      chunkMicros: Math.round(deps.config.ledgerChunkUsd * 1_000_000),
+      leaseTtlMs: deps.config.ledgerLeaseTtlMs,
+      flushMs: deps.config.ledgerFlushMs,
+      flushRows: deps.config.ledgerFlushRows,
+    },
+  });
   const staleAfterMs = parseDuration(deps.config.reservationTimeout) ?? 3_600_000;
   const sweep = () =>
     ledger.sweepStale(staleAfterMs).catch((error: unknown) => {
@@ -57,8 +74,21 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
     control,
     ledger,
     routes: accountRoutes({ control, ledger }),
+    tokens: {
+      keys,
+      policy: { defaultTtl: tokenTtl, maxTtl: tokenMaxTtl },
+      announceRevocation: async (what) => {
+        control.invalidate();
+        if (!deps.redis) return;
+        // The cache TTL (<= 1 s) still bounds revocation when the announcement is lost.
+        await publishRevocation(deps.redis, what).catch((error: unknown) =>
+          deps.log.warn({ err: error }, 'could not announce a revocation'),
+        );
+      },
+    },
     close: async () => {
       clearInterval(timer);
+      await ledger.close();
       revocations?.close();
       await control.close();
     },

@@ -88,6 +88,7 @@ export async function seedAccount(
       projectSlug: options.projectSlug,
       tokenId: issued.jti,
       tokenExpiresAt: issued.expiresAt,
+      limits: { project: {}, token: {} },
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { PrincipalLimits } from '../contracts.ts';
 import type { GatewayDatabase, MembershipStatus } from '../db/schema.ts';
+import { limitsOfRow } from './admin-limits.ts';
 import { type IpRange, parseRanges } from './ip.ts';
 
 /** What the database says about a token now: revocation, membership, project allowlist. */
@@ -11,6 +13,7 @@ export interface TokenState {
   readonly revoked: boolean;
   readonly membership: MembershipStatus | undefined;
   readonly projectRanges: readonly IpRange[];
+  readonly limits: PrincipalLimits;
 }
 
 const MAX_ENTRIES = 10_000;
@@ -35,7 +38,21 @@ export function createTokenStateCache(db: Kysely<GatewayDatabase>, ttlMs: number
       .leftJoin('memberships as m', (join) =>
         join.onRef('m.project_id', '=', 't.project_id').onRef('m.user_id', '=', 't.user_id'),
       )
+      .leftJoin('rate_limits as lp', (join) =>
+        join.onRef('lp.project_id', '=', 't.project_id').on('lp.scope', '=', 'project'),
+      )
+      .leftJoin('rate_limits as lt', (join) =>
+        join.onRef('lt.project_id', '=', 't.project_id').on('lt.scope', '=', 'token'),
+      )
       .select(['t.user_id', 't.project_id', 't.revoked_at', 'u.email', 'p.slug', 'p.ip_allow', 'm.status'])
+      .select([
+        'lp.requests_per_minute as p_rpm',
+        'lp.tokens_per_minute as p_tpm',
+        'lp.concurrent_requests as p_conc',
+        'lt.requests_per_minute as t_rpm',
+        'lt.tokens_per_minute as t_tpm',
+        'lt.concurrent_requests as t_conc',
+      ])
       .where('t.jti', '=', jti)
       .executeTakeFirst();
     if (!row) return undefined;
@@ -47,6 +64,18 @@ export function createTokenStateCache(db: Kysely<GatewayDatabase>, ttlMs: number
       revoked: row.revoked_at !== null,
       membership: row.status ?? undefined,
       projectRanges: parseRanges(JSON.parse(row.ip_allow) as string[]).ranges,
+      limits: {
+        project: limitsOfRow({
+          requests_per_minute: row.p_rpm,
+          tokens_per_minute: row.p_tpm,
+          concurrent_requests: row.p_conc,
+        }),
+        token: limitsOfRow({
+          requests_per_minute: row.t_rpm,
+          tokens_per_minute: row.t_tpm,
+          concurrent_requests: row.t_conc,
+        }),
+      },
     };
   }
 

@@ -1,0 +1,146 @@
+/**
+ * Read-only views of accounts for the dashboard: what a user may see of projects, members,
+ * allocations and their own tokens. Writes go through admin.ts, as gatewayctl's do.
+ */
+import type { MembershipStatus } from '../db/schema.ts';
+import { type Db, nowIso, type User } from './admin.ts';
+
+export interface ProjectMembership {
+  readonly slug: string;
+  readonly status: MembershipStatus;
+  readonly isAdmin: boolean;
+}
+
+export interface Bucket {
+  readonly provider: string;
+  readonly allocatedMicros: number;
+  readonly spentMicros: number;
+}
+
+/** A project as one user sees it; undefined membership for a gateway admin who is no member. */
+export interface ProjectView {
+  readonly id: number;
+  readonly slug: string;
+  readonly membership: { readonly status: MembershipStatus; readonly isAdmin: boolean } | undefined;
+  /** Approves members: a project admin with an approved membership, or a gateway admin. */
+  readonly canAdminister: boolean;
+  readonly buckets: readonly Bucket[];
+}
+
+export interface MemberRow {
+  readonly email: string;
+  readonly status: MembershipStatus;
+  readonly isAdmin: boolean;
+  readonly requestedAt: string;
+}
+
+export interface OwnTokenRow {
+  readonly jti: string;
+  readonly description: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly lastUsedAt: string | null;
+  readonly state: 'active' | 'expired' | 'revoked';
+}
+
+export async function membershipsOf(db: Db, userId: number): Promise<ProjectMembership[]> {
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('projects', 'projects.id', 'memberships.project_id')
+    .select(['projects.slug', 'memberships.status', 'memberships.is_admin'])
+    .where('memberships.user_id', '=', userId)
+    .orderBy('projects.slug')
+    .execute();
+  return rows.map((row) => ({ slug: row.slug, status: row.status, isAdmin: row.is_admin === 1 }));
+}
+
+export async function allProjectSlugs(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('projects').select('slug').orderBy('slug').execute();
+  return rows.map((row) => row.slug);
+}
+
+/**
+ * The project as `user` may see it, or undefined when it does not exist or the user has no
+ * membership at all (pending and revoked members see it, to learn why they cannot act).
+ */
+export async function projectViewFor(db: Db, slug: string, user: User): Promise<ProjectView | undefined> {
+  const project = await db
+    .selectFrom('projects')
+    .select(['id', 'slug'])
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  if (!project) return undefined;
+  const row = await db
+    .selectFrom('memberships')
+    .select(['status', 'is_admin'])
+    .where('project_id', '=', project.id)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (!row && !user.isAdmin) return undefined;
+  const membership = row ? { status: row.status, isAdmin: row.is_admin === 1 } : undefined;
+  const buckets = await db
+    .selectFrom('allocations')
+    .select(['provider', 'allocated_micros', 'spent_micros'])
+    .where('project_id', '=', project.id)
+    .orderBy('provider')
+    .execute();
+  return {
+    id: project.id,
+    slug: project.slug,
+    membership,
+    canAdminister: user.isAdmin || (membership?.status === 'approved' && membership.isAdmin),
+    buckets: buckets.map((b) => ({
+      provider: b.provider,
+      allocatedMicros: Number(b.allocated_micros),
+      spentMicros: Number(b.spent_micros),
+    })),
+  };
+}
+
+export async function membersOf(db: Db, projectId: number): Promise<MemberRow[]> {
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.email', 'memberships.status', 'memberships.is_admin', 'memberships.requested_at'])
+    .where('memberships.project_id', '=', projectId)
+    .orderBy('users.email')
+    .execute();
+  return rows.map((row) => ({
+    email: row.email,
+    status: row.status,
+    isAdmin: row.is_admin === 1,
+    requestedAt: row.requested_at,
+  }));
+}
+
+/** The user's own tokens for one project, newest first. */
+export async function ownTokens(db: Db, userId: number, projectId: number): Promise<OwnTokenRow[]> {
+  const rows = await db
+    .selectFrom('access_tokens')
+    .select(['jti', 'description', 'created_at', 'expires_at', 'last_used_at', 'revoked_at'])
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .orderBy('created_at', 'desc')
+    .execute();
+  const now = nowIso();
+  return rows.map((row) => ({
+    jti: row.jti,
+    description: row.description,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+    state: row.revoked_at ? 'revoked' : row.expires_at <= now ? 'expired' : 'active',
+  }));
+}
+
+/** Whether `jti` is one of the user's tokens for the project (anything else is "not found"). */
+export async function ownsToken(db: Db, userId: number, projectId: number, jti: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('access_tokens')
+    .select('jti')
+    .where('jti', '=', jti)
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

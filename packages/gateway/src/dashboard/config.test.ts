@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, redactUrl } from '@app/http-kit';
+import { loadGatewayConfig } from '../config.ts';
+import { dashboardEnabled, devIdpEnabled } from './config.ts';
+import { startDashboardApp } from './testing.ts';
+
+const PG = 'postgres://gw@db.internal:5432/gateway';
+
+test('the development provider runs on the embedded default only, unless switched explicitly', () => {
+  const embedded = loadGatewayConfig({});
+  assert.equal(devIdpEnabled(embedded), true);
+  assert.equal(dashboardEnabled(embedded), true);
+  const postgres = loadGatewayConfig({ GATEWAY_DATABASE_URL: PG });
+  assert.equal(devIdpEnabled(postgres), false);
+  assert.equal(dashboardEnabled(postgres), false, 'no identity provider: no dashboard');
+  const forced = loadGatewayConfig({ GATEWAY_DATABASE_URL: PG, GATEWAY_DEV_IDP: 'on' });
+  assert.equal(dashboardEnabled(forced), true);
+  const off = loadGatewayConfig({ GATEWAY_DEV_IDP: 'off' });
+  assert.equal(dashboardEnabled(off), false);
+});
+
+test('a real issuer replaces the development provider and needs a client id and secret location', () => {
+  const real = loadGatewayConfig({
+    GATEWAY_DATABASE_URL: PG,
+    GATEWAY_OIDC_ISSUER: 'https://login.example.com/realms/main',
+    GATEWAY_OIDC_CLIENT_ID: 'gateway',
+    GATEWAY_OIDC_CLIENT_SECRET: 'env:OIDC_SECRET',
+  });
+  assert.equal(dashboardEnabled(real), true);
+  assert.equal(devIdpEnabled(real), false);
+  assert.throws(
+    () => loadGatewayConfig({ GATEWAY_OIDC_ISSUER: 'https://login.example.com' }),
+    (error: unknown) => error instanceof ConfigError && /GATEWAY_OIDC_CLIENT_ID/.test(error.message),
+  );
+  assert.throws(
+    () =>
+      loadGatewayConfig({
+        GATEWAY_OIDC_ISSUER: 'https://login.example.com',
+        GATEWAY_OIDC_CLIENT_ID: 'gateway',
+        GATEWAY_OIDC_CLIENT_SECRET: 'the-secret-itself',
+      }),
+    (error: unknown) => error instanceof ConfigError && !error.message.includes('the-secret-itself'),
+  );
+  assert.equal(dashboardEnabled(loadGatewayConfig({ GATEWAY_DASHBOARD: 'false' })), false);
+});
+
+test("a sign-in callback's code and state never reach the request log", () => {
+  assert.equal(
+    redactUrl('/dashboard/callback?code=abc123&state=xyz&iss=http%3A%2F%2Fidp'),
+    '/dashboard/callback?code=[redacted]&state=[redacted]&iss=http%3A%2F%2Fidp',
+  );
+});
+
+test('without an identity provider the gateway serves no dashboard and does not link to it', async () => {
+  const gateway = await startDashboardApp({ dashboard: { devIdp: 'off' } });
+  try {
+    assert.equal(gateway.app.dashboardEnabled, false);
+    const dashboard = await gateway.app.inject({ method: 'GET', url: '/dashboard' });
+    assert.equal(dashboard.statusCode, 404);
+    assert.equal(dashboard.json().error.code, 'not_found');
+    assert.equal(
+      (await gateway.app.inject({ method: 'GET', url: '/dev-idp/.well-known/openid-configuration' }))
+        .statusCode,
+      404,
+    );
+    const landing = await gateway.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    assert.ok(!landing.body.includes('href="/dashboard"'));
+    assert.ok(landing.body.includes('href="/docs"'));
+  } finally {
+    await gateway.close();
+  }
+});

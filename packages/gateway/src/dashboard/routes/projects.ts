@@ -1,0 +1,169 @@
+/** Home, membership requests, project pages, member decisions and allocations. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  addProject,
+  approveMembership,
+  requestMembership,
+  revokeMembership,
+  setAllocation,
+  userActor,
+} from '../../access/admin.ts';
+import {
+  allProjectSlugs,
+  membersOf,
+  membershipsOf,
+  type ProjectView,
+  projectViewFor,
+} from '../../access/directory.ts';
+import {
+  csrfTokenFor,
+  type DashboardContext,
+  DashboardError,
+  field,
+  notFound,
+  requireViewer,
+  type Viewer,
+  viewerOf,
+} from '../context.ts';
+import { bucketUsage, dailySpend, tokenUsage } from '../usage-data.ts';
+import type { IpAllowState } from '../views/admin.ts';
+import { homePage, projectPage, signInPage } from '../views/pages.ts';
+
+/** Days of spend in the usage charts. */
+export const CHART_DAYS = 30;
+
+export function chromeOf(request: FastifyRequest, reply: FastifyReply) {
+  const viewer = requireViewer(request);
+  return { email: viewer.user.email, csrf: csrfTokenFor(reply) };
+}
+
+function html(reply: FastifyReply, body: string): FastifyReply {
+  return reply.type('text/html; charset=utf-8').send(body);
+}
+
+/** The project as the viewer may see it; anything else is "not found", not "forbidden". */
+export async function visibleProject(
+  ctx: DashboardContext,
+  viewer: Viewer,
+  slug: string,
+): Promise<ProjectView> {
+  const view = await projectViewFor(ctx.db, slug, viewer.user);
+  if (!view) throw notFound();
+  return view;
+}
+
+/** The project page, also re-rendered with the problem of a refused form (`status` 400). */
+export async function sendProjectPage(
+  ctx: DashboardContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: { view: ProjectView; ipAllow?: Omit<IpAllowState, 'current'>; status?: number },
+): Promise<FastifyReply> {
+  const viewer = requireViewer(request);
+  const { view } = input;
+  const [members, buckets, days, tokens, project] = await Promise.all([
+    view.canAdminister ? membersOf(ctx.db, view.id) : Promise.resolve(undefined),
+    bucketUsage(ctx.db, ctx.ledger, view.id),
+    dailySpend(ctx.db, { projectId: view.id }, CHART_DAYS),
+    tokenUsage(ctx.db, view.id, view.canAdminister ? {} : { userId: viewer.user.id }),
+    ctx.db.selectFrom('projects').select('ip_allow').where('id', '=', view.id).executeTakeFirstOrThrow(),
+  ]);
+  const body = projectPage(chromeOf(request, reply), {
+    view,
+    members,
+    isGatewayAdmin: viewer.user.isAdmin,
+    usage: { buckets, days, tokens, allTokens: view.canAdminister },
+    ipAllow: { current: JSON.parse(project.ip_allow) as string[], ...input.ipAllow },
+  });
+  return html(reply.code(input.status ?? 200), body);
+}
+
+export async function administeredProject(
+  ctx: DashboardContext,
+  viewer: Viewer,
+  slug: string,
+): Promise<ProjectView> {
+  const view = await visibleProject(ctx, viewer, slug);
+  if (!view.canAdminister) throw notFound();
+  return view;
+}
+
+const slugParams = {
+  type: 'object',
+  properties: { slug: { type: 'string', maxLength: 63 } },
+  required: ['slug'],
+};
+
+export function projectRoutes(app: FastifyInstance, ctx: DashboardContext): void {
+  app.get('/', { schema: { hide: true } }, async (request, reply) => {
+    const viewer = viewerOf(request);
+    if (!viewer) return html(reply, signInPage());
+    const [memberships, allProjects] = await Promise.all([
+      membershipsOf(ctx.db, viewer.user.id),
+      viewer.user.isAdmin ? allProjectSlugs(ctx.db) : Promise.resolve([]),
+    ]);
+    return html(
+      reply,
+      homePage(chromeOf(request, reply), { memberships, isAdmin: viewer.user.isAdmin, allProjects }),
+    );
+  });
+
+  app.post('/memberships', { schema: { hide: true } }, async (request, reply) => {
+    const viewer = requireViewer(request);
+    const slug = field(request.body, 'slug').trim();
+    await requestMembership(ctx.db, { slug, email: viewer.user.email, actor: userActor(viewer.user) });
+    return reply.redirect(`/dashboard/projects/${encodeURIComponent(slug)}`, 303);
+  });
+
+  app.post('/projects', { schema: { hide: true } }, async (request, reply) => {
+    const viewer = requireViewer(request);
+    if (!viewer.user.isAdmin) throw new DashboardError(403, 'Only gateway admins create projects.');
+    const project = await addProject(ctx.db, {
+      slug: field(request.body, 'slug'),
+      actor: userActor(viewer.user),
+    });
+    return reply.redirect(`/dashboard/projects/${project.slug}`, 303);
+  });
+
+  app.get('/projects/:slug', { schema: { hide: true, params: slugParams } }, async (request, reply) => {
+    const viewer = requireViewer(request);
+    const { slug } = request.params as { slug: string };
+    return sendProjectPage(ctx, request, reply, { view: await visibleProject(ctx, viewer, slug) });
+  });
+
+  app.post('/projects/:slug/members/:decision', { schema: { hide: true } }, async (request, reply) => {
+    const viewer = requireViewer(request);
+    const { slug, decision } = request.params as { slug: string; decision: string };
+    const view = await administeredProject(ctx, viewer, slug);
+    const change = { slug: view.slug, email: field(request.body, 'email'), actor: userActor(viewer.user) };
+    if (decision === 'approve') await approveMembership(ctx.db, change);
+    else if (decision === 'revoke') {
+      await revokeMembership(ctx.db, change);
+      // The member's tokens stop working: tell every instance now.
+      await ctx.tokens.announceRevocation(`membership ${view.slug}`);
+    } else throw notFound();
+    request.log.info({ project: view.slug, decision, by: viewer.user.id }, 'dashboard membership decision');
+    return reply.redirect(`/dashboard/projects/${view.slug}`, 303);
+  });
+
+  app.post(
+    '/projects/:slug/allocations',
+    { schema: { hide: true, params: slugParams } },
+    async (request, reply) => {
+      const viewer = requireViewer(request);
+      const { slug } = request.params as { slug: string };
+      const view = await visibleProject(ctx, viewer, slug);
+      if (!viewer.user.isAdmin) throw new DashboardError(403, 'Only gateway admins set allocations.');
+      const amount = field(request.body, 'usd').trim();
+      const usd = amount === '' ? Number.NaN : Number(amount);
+      await setAllocation(ctx.db, {
+        slug: view.slug,
+        provider: field(request.body, 'provider'),
+        usd,
+        actor: userActor(viewer.user),
+      });
+      request.log.info({ project: view.slug, by: viewer.user.id }, 'dashboard allocation set');
+      return reply.redirect(`/dashboard/projects/${view.slug}`, 303);
+    },
+  );
+}

@@ -1,0 +1,255 @@
+/**
+ * The dashboard's token flow and its refusals over HTTP (app.inject), with sessions created
+ * directly: generate, shown once, used, revoked; CSRF, other users' projects and tokens,
+ * non-members, projects without allocation, expired sessions, the rate limit.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testEngines } from '@app/db/testing.ts';
+import { addProject, approveMembership, requestMembership, setAllocation } from '../access/admin.ts';
+import { type DashboardTestApp, injectBrowser, sessionFor, startDashboardApp } from './testing.ts';
+
+for (const { engine, skip } of testEngines())
+  describe(`dashboard tokens and sessions (${engine})`, { skip }, () => {
+    let gateway: DashboardTestApp;
+
+    before(async () => {
+      gateway = await startDashboardApp({ engine, dashboard: { tokensPerMinute: 5 } });
+      const db = gateway.database.db;
+      for (const slug of ['alpha', 'dry', 'beta']) await addProject(db, { slug });
+      await setAllocation(db, { slug: 'alpha', provider: 'developer', usd: 5 });
+      await setAllocation(db, { slug: 'beta', provider: 'developer', usd: 5 });
+      for (const [email, slug] of [
+        ['owner@example.com', 'alpha'],
+        ['owner@example.com', 'dry'],
+        ['other@example.com', 'beta'],
+        ['waiting@example.com', 'alpha'],
+      ] as const) {
+        await sessionFor(gateway.database, email);
+        await requestMembership(db, { slug, email });
+        if (email !== 'waiting@example.com') await approveMembership(db, { slug, email });
+      }
+    });
+    after(() => gateway.close());
+
+    async function signedIn(email: string) {
+      return injectBrowser(gateway.app, (await sessionFor(gateway.database, email)).cookie);
+    }
+
+    function newToken(body: string): string | undefined {
+      return /id="new-token" class="token" readonly value="([^"]+)"/.exec(body)?.[1];
+    }
+
+    async function models(token: string) {
+      return gateway.app.inject({
+        method: 'GET',
+        url: '/v1/models',
+        headers: { authorization: `Bearer ${token}` },
+      });
+    }
+
+    describe('personal access tokens in the dashboard', () => {
+      test('generate: the token is shown once with its expiry, works, and is listed; revoke stops it', async () => {
+        const owner = await signedIn('owner@example.com');
+        const list = await owner.get('/dashboard/projects/alpha/tokens');
+        assert.match(
+          list.body,
+          /<a class="button" href="\/dashboard\/projects\/alpha\/tokens\/new">Generate<\/a>/,
+        );
+        const form = await owner.get('/dashboard/projects/alpha/tokens/new');
+        assert.match(form.body, /<label for="description">Token description<\/label>/);
+        const created = await owner.post(
+          '/dashboard/projects/alpha/tokens',
+          { description: 'laptop <script>' },
+          '/dashboard/projects/alpha/tokens/new',
+        );
+        assert.equal(created.statusCode, 303);
+        assert.equal(created.headers.location, '/dashboard/projects/alpha/tokens');
+        assert.ok(!String(created.headers.location).includes('ey'), 'the token is not in the URL');
+
+        const shown = await owner.get('/dashboard/projects/alpha/tokens');
+        const token = newToken(shown.body);
+        assert.ok(token, 'the complete token is on the page');
+        assert.equal(shown.headers['cache-control'], 'no-store');
+        assert.match(shown.body, /only time it is shown/);
+        assert.match(shown.body, /<script src="\/dashboard\/assets\/copy.js" defer><\/script>/);
+        assert.match(shown.body, /laptop &lt;script&gt;/, 'the description is escaped');
+        assert.equal((await models(token)).statusCode, 200);
+
+        const reloaded = await owner.get('/dashboard/projects/alpha/tokens');
+        assert.equal(newToken(reloaded.body), undefined, 'a reload does not show it again');
+        assert.ok(!reloaded.body.includes(token));
+        assert.match(reloaded.body, /<th scope="row">laptop &lt;script&gt;<\/th>/);
+
+        const jti = /\/tokens\/([0-9a-f-]{36})\/revoke/.exec(reloaded.body)?.[1];
+        assert.ok(jti);
+        const revoked = await owner.post(
+          `/dashboard/projects/alpha/tokens/${jti}/revoke`,
+          {},
+          '/dashboard/projects/alpha/tokens',
+        );
+        assert.equal(revoked.statusCode, 303);
+        const refused = await models(token);
+        assert.equal(refused.statusCode, 401, 'revoked at once on this instance');
+      });
+
+      test('a form posted without the anti-forgery token is refused with a page, nothing changes', async () => {
+        const owner = await signedIn('owner@example.com');
+        const response = await owner.postRaw('/dashboard/projects/alpha/tokens', { description: 'forged' });
+        assert.equal(response.statusCode, 403);
+        assert.match(String(response.headers['content-type']), /text\/html/);
+        assert.match(response.body, /did not come from this site/);
+        const forged = await gateway.database.db
+          .selectFrom('access_tokens')
+          .select('jti')
+          .where('description', '=', 'forged')
+          .execute();
+        assert.equal(forged.length, 0);
+      });
+
+      test("another user's project and token are not found", async () => {
+        const other = await signedIn('other@example.com');
+        const project = await other.get('/dashboard/projects/alpha');
+        assert.equal(project.statusCode, 404);
+        assert.match(String(project.headers['content-type']), /text\/html/);
+        const generate = await other.post('/dashboard/projects/alpha/tokens', { description: 'x' });
+        assert.equal(generate.statusCode, 404);
+
+        const owner = await signedIn('owner@example.com');
+        await owner.post(
+          '/dashboard/projects/alpha/tokens',
+          { description: 'owner token' },
+          '/dashboard/projects/alpha/tokens/new',
+        );
+        const ownersToken = await gateway.database.db
+          .selectFrom('access_tokens')
+          .select('jti')
+          .where('description', '=', 'owner token')
+          .executeTakeFirstOrThrow();
+        await other.post(
+          '/dashboard/projects/beta/tokens',
+          { description: 'mine' },
+          '/dashboard/projects/beta/tokens/new',
+        );
+        const revoke = await other.post(`/dashboard/projects/beta/tokens/${ownersToken.jti}/revoke`, {});
+        assert.equal(revoke.statusCode, 404);
+        const row = await gateway.database.db
+          .selectFrom('access_tokens')
+          .select('revoked_at')
+          .where('jti', '=', ownersToken.jti)
+          .executeTakeFirstOrThrow();
+        assert.equal(row.revoked_at, null);
+      });
+
+      test('a member whose membership is pending sees why Generate is not offered and cannot generate', async () => {
+        const waiting = await signedIn('waiting@example.com');
+        const list = await waiting.get('/dashboard/projects/alpha/tokens');
+        assert.equal(list.statusCode, 200);
+        assert.ok(!list.body.includes('>Generate</a>'));
+        assert.match(
+          list.body,
+          /Generate is not available:<\/strong>\s?your membership request is waiting for approval/,
+        );
+        const generate = await waiting.post(
+          '/dashboard/projects/alpha/tokens',
+          { description: 'sneaky' },
+          '/dashboard/projects/alpha/tokens',
+        );
+        assert.equal(generate.statusCode, 403);
+        assert.match(generate.body, /waiting for approval/);
+      });
+
+      test('a member of a project without allocation sees why Generate is not offered', async () => {
+        const owner = await signedIn('owner@example.com');
+        const list = await owner.get('/dashboard/projects/dry/tokens');
+        assert.match(list.body, /this project has no allocation yet/);
+        const generate = await owner.post(
+          '/dashboard/projects/dry/tokens',
+          { description: 'x' },
+          '/dashboard/projects/dry/tokens',
+        );
+        assert.equal(generate.statusCode, 403);
+      });
+
+      test('an empty description gets the form back with a message', async () => {
+        const owner = await signedIn('owner@example.com');
+        const response = await owner.post(
+          '/dashboard/projects/alpha/tokens',
+          { description: '   ' },
+          '/dashboard/projects/alpha/tokens/new',
+        );
+        assert.equal(response.statusCode, 400);
+        assert.match(response.body, /role="alert" class="error">Give the token a description/);
+      });
+
+      test('token generation is rate-limited per user, with a page', async () => {
+        const user = 'limited@example.com';
+        await sessionFor(gateway.database, user);
+        await requestMembership(gateway.database.db, { slug: 'beta', email: user });
+        await approveMembership(gateway.database.db, { slug: 'beta', email: user });
+        const browser = await signedIn(user);
+        const statuses: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const response = await browser.post(
+            '/dashboard/projects/beta/tokens',
+            { description: `t${i}` },
+            '/dashboard/projects/beta/tokens',
+          );
+          statuses.push(response.statusCode);
+          if (response.statusCode === 429) assert.match(response.body, /Too many tokens/);
+        }
+        assert.deepEqual(statuses, [303, 303, 303, 303, 303, 429]);
+      });
+    });
+
+    describe('sessions', () => {
+      test('an idle session ends: pages send to sign-in, forms are refused, the row is deleted', async () => {
+        const { cookie, idHash } = await sessionFor(gateway.database, 'owner@example.com');
+        const browser = injectBrowser(gateway.app, cookie);
+        const page = await browser.get('/dashboard/projects/alpha');
+        const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+        const idle = new Date(Date.now() - 31 * 60_000).toISOString();
+        await gateway.database.db
+          .updateTable('dashboard_sessions')
+          .set({ seen_at: idle })
+          .where('id_hash', '=', idHash)
+          .execute();
+        const form = await browser.postRaw('/dashboard/projects/alpha/tokens', {
+          _csrf: csrf,
+          description: 'late',
+        });
+        assert.equal(form.statusCode, 401);
+        assert.match(form.body, /Your session has ended/);
+        const again = await injectBrowser(gateway.app, cookie).get('/dashboard/projects/alpha');
+        assert.equal(again.statusCode, 302);
+        assert.equal(again.headers.location, '/dashboard/login?returnTo=%2Fdashboard%2Fprojects%2Falpha');
+        const rows = await gateway.database.db
+          .selectFrom('dashboard_sessions')
+          .select('id_hash')
+          .where('id_hash', '=', idHash)
+          .execute();
+        assert.equal(rows.length, 0);
+      });
+
+      test('a session past its absolute expiry ends although it was active', async () => {
+        const { cookie, idHash } = await sessionFor(gateway.database, 'owner@example.com');
+        const past = new Date(Date.now() - 1000).toISOString();
+        await gateway.database.db
+          .updateTable('dashboard_sessions')
+          .set({ expires_at: past })
+          .where('id_hash', '=', idHash)
+          .execute();
+        const response = await injectBrowser(gateway.app, cookie).get('/dashboard/projects/alpha');
+        assert.equal(response.statusCode, 302);
+      });
+
+      test('the anti-forgery cookie is HttpOnly and SameSite=Lax, scoped to /dashboard', async () => {
+        const owner = await signedIn('owner@example.com');
+        const response = await owner.get('/dashboard');
+        const cookie = [response.headers['set-cookie'] ?? []]
+          .flat()
+          .find((line) => line.startsWith('gw_csrf='));
+        assert.match(cookie ?? '', /Path=\/dashboard; HttpOnly; SameSite=Lax$/, 'no Secure over plain HTTP');
+      });
+    });
+  });

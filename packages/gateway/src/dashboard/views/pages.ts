@@ -1,0 +1,200 @@
+/** The dashboard's home and project pages. */
+import { PROVIDERS } from '../../contracts.ts';
+import type { MemberRow, ProjectMembership, ProjectView } from '../../access/directory.ts';
+import { html } from '../html.ts';
+import { type IpAllowState, ipAllowSection } from './admin.ts';
+import { type Chrome, csrfField, formatDate, page } from './layout.ts';
+import { type ProjectUsage, usageSection } from './usage.ts';
+
+export function signInPage(problem?: string): string {
+  return page(
+    'Sign in',
+    {},
+    html`${problem ? html`<p role="alert" class="error">${problem}</p>` : ''}
+      <p>
+        Sign in with your organisation's identity provider to manage your projects and personal access tokens.
+      </p>
+      <p><a class="button" href="/dashboard/login">Sign in</a></p>`,
+  );
+}
+
+const STATUS_TEXT = {
+  approved: 'member',
+  pending: 'membership requested',
+  revoked: 'membership revoked',
+} as const;
+
+export function homePage(
+  chrome: Chrome,
+  input: { memberships: readonly ProjectMembership[]; isAdmin: boolean; allProjects: readonly string[] },
+): string {
+  const mine = input.memberships.length
+    ? html`<ul class="projects">
+        ${input.memberships.map(
+          (m) =>
+            html`<li>
+              <a href="/dashboard/projects/${m.slug}">${m.slug}</a>
+              <span class="status">${STATUS_TEXT[m.status]}${m.isAdmin ? ', project admin' : ''}</span>
+            </li>`,
+        )}
+      </ul>`
+    : html`<p>
+        You are not a member of any project yet. Ask a project admin for the project's name and request
+        membership below.
+      </p>`;
+  const admin = input.isAdmin
+    ? html`<section aria-labelledby="all-projects">
+        <h2 id="all-projects">All projects (gateway admin)</h2>
+        <ul class="projects">
+          ${input.allProjects.map((slug) => html`<li><a href="/dashboard/projects/${slug}">${slug}</a></li>`)}
+        </ul>
+        <form method="post" action="/dashboard/projects">
+          ${csrfField(chrome.csrf)}
+          <p>
+            <label for="new-project">Project name</label><br /><input
+              id="new-project"
+              name="slug"
+              required
+              pattern="[a-z0-9][a-z0-9\\-]{0,62}"
+              aria-describedby="new-project-hint"
+            />
+            <span id="new-project-hint" class="hint">Lower-case letters, digits and '-'.</span>
+          </p>
+          <p><button type="submit">Create project</button></p>
+        </form>
+      </section>`
+    : '';
+  return page(
+    'Your projects',
+    chrome,
+    html`<section aria-labelledby="mine">
+        <h2 id="mine">Projects</h2>
+        ${mine}
+      </section>
+      <section aria-labelledby="join">
+        <h2 id="join">Request membership</h2>
+        <form method="post" action="/dashboard/memberships">
+          ${csrfField(chrome.csrf)}
+          <p>
+            <label for="join-project">Project name</label><br /><input
+              id="join-project"
+              name="slug"
+              required
+            />
+          </p>
+          <p><button type="submit">Request membership</button></p>
+        </form>
+      </section>
+      ${admin}`,
+  );
+}
+
+function allocationForm(chrome: Chrome, slug: string) {
+  return html`<form method="post" action="/dashboard/projects/${slug}/allocations">
+    ${csrfField(chrome.csrf)}
+    <p>
+      <label for="bucket">Provider bucket</label><br /><select id="bucket" name="provider">
+        ${PROVIDERS.map((p) => html`<option value="${p}">${p}</option>`)}
+      </select>
+    </p>
+    <p>
+      <label for="usd">Allocation in US dollars</label><br /><input
+        id="usd"
+        name="usd"
+        type="number"
+        min="0"
+        step="0.01"
+        required
+      />
+    </p>
+    <p><button type="submit">Set allocation</button></p>
+  </form>`;
+}
+
+function memberActions(chrome: Chrome, slug: string, member: MemberRow) {
+  const action = (what: 'approve' | 'revoke', label: string) =>
+    html`<form method="post" action="/dashboard/projects/${slug}/members/${what}" class="inline">
+      ${csrfField(chrome.csrf)}<input type="hidden" name="email" value="${member.email}" /><button
+        type="submit"
+        aria-label="${label} ${member.email}"
+      >
+        ${label}
+      </button>
+    </form>`;
+  if (member.status === 'approved') return action('revoke', 'Revoke');
+  return action('approve', 'Approve');
+}
+
+function membersTable(chrome: Chrome, slug: string, members: readonly MemberRow[]) {
+  return html`<table>
+    <caption>
+      Members
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Email</th>
+        <th scope="col">Status</th>
+        <th scope="col">Requested</th>
+        <th scope="col">Action</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${members.map(
+        (m) =>
+          html`<tr>
+            <th scope="row">${m.email}</th>
+            <td>${STATUS_TEXT[m.status]}${m.isAdmin ? ' (project admin)' : ''}</td>
+            <td>${formatDate(m.requestedAt)}</td>
+            <td>${memberActions(chrome, slug, m)}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+export function projectPage(
+  chrome: Chrome,
+  input: {
+    view: ProjectView;
+    members: readonly MemberRow[] | undefined;
+    isGatewayAdmin: boolean;
+    usage: ProjectUsage;
+    ipAllow: IpAllowState;
+  },
+): string {
+  const { view } = input;
+  const status = view.membership ? STATUS_TEXT[view.membership.status] : 'not a member (gateway admin view)';
+  return page(
+    `Project ${view.slug}`,
+    { ...chrome, trail: [{ href: '/dashboard', label: 'Projects' }] },
+    html`<p>Your status: <strong>${status}</strong></p>
+      <nav aria-label="Project">
+        <ul class="actions">
+          <li><a class="button" href="/dashboard/projects/${view.slug}/tokens">Personal access tokens</a></li>
+          ${
+            view.canAdminister
+              ? html`<li><a class="button" href="/dashboard/projects/${view.slug}/audit">Audit trail</a></li>`
+              : ''
+          }
+        </ul>
+      </nav>
+      ${usageSection(view.slug, input.usage)}
+      ${
+        input.isGatewayAdmin
+          ? html`<section aria-labelledby="allocate">
+              <h2 id="allocate">Set an allocation</h2>
+              ${allocationForm(chrome, view.slug)}
+            </section>`
+          : ''
+      }
+      ${ipAllowSection(chrome, view.slug, input.ipAllow, input.isGatewayAdmin)}
+      ${
+        input.members
+          ? html`<section aria-labelledby="members">
+              <h2 id="members">Members</h2>
+              ${membersTable(chrome, view.slug, input.members)}
+            </section>`
+          : ''
+      }`,
+  );
+}

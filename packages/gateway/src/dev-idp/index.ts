@@ -1,0 +1,154 @@
+/**
+ * The development identity provider, mounted at /dev-idp in the gateway's own process so the
+ * dashboard's sign-in works offline on the embedded default. oidc-provider (a Koa app) answers
+ * every /dev-idp path except the interaction pages (sign-in form, consent), served here.
+ */
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { createDevProvider, DEV_IDP_PATH, type DevClient } from './provider.ts';
+import { checkPassword, type DevUser } from './users.ts';
+import { consentPage, errorPage, loginPage } from './views.ts';
+
+export { DEV_IDP_PATH, type DevClient } from './provider.ts';
+export { type DevUser, loadDevUsers } from './users.ts';
+
+export interface DevIdpDeps {
+  /** Resolved on the first request: the issuer URL may depend on the port the gateway got. */
+  readonly settings: () => { readonly issuer: string; readonly client: DevClient };
+  readonly users: readonly DevUser[];
+}
+
+const CLIENT_NAME = 'the model gateway dashboard';
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy':
+    "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'",
+};
+
+export function devIdpRoutes(deps: DevIdpDeps): FastifyPluginAsync {
+  let provider: Promise<Provider> | undefined;
+  const providerOf = () => {
+    const { issuer, client } = deps.settings();
+    provider ??= createDevProvider(issuer, client, deps.users);
+    return provider;
+  };
+  return async (app) => {
+    await app.register(async (scope) => mountProvider(scope, providerOf));
+    await app.register(async (scope) => interactionRoutes(scope, providerOf, deps.users));
+  };
+}
+
+/** Hands the raw request to oidc-provider, with the mount path stripped as it expects. */
+async function mountProvider(scope: FastifyInstance, providerOf: () => Promise<Provider>): Promise<void> {
+  // oidc-provider reads and limits request bodies itself: leave the stream unread.
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  scope.route({
+    method: ['GET', 'POST', 'OPTIONS'],
+    url: `${DEV_IDP_PATH}/*`,
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      const callback = (await providerOf()).callback();
+      reply.hijack();
+      const raw = request.raw as typeof request.raw & { originalUrl?: string };
+      raw.originalUrl = raw.url;
+      raw.url = (raw.url ?? '/').slice(DEV_IDP_PATH.length) || '/';
+      callback(raw, reply.raw);
+    },
+  });
+}
+
+/**
+ * The sign-in and consent pages. Their forms are bound to the interaction by oidc-provider's
+ * `_interaction` cookie (SameSite=Lax, path-scoped): a cross-site post does not carry it and
+ * is refused by interactionDetails.
+ */
+async function interactionRoutes(
+  scope: FastifyInstance,
+  providerOf: () => Promise<Provider>,
+  users: readonly DevUser[],
+): Promise<void> {
+  await scope.register(formbody);
+  scope.setErrorHandler(async (error, request, reply) => {
+    request.log.info({ err: error }, 'dev identity provider interaction refused');
+    return reply
+      .code(400)
+      .headers(HTML_HEADERS)
+      .send(errorPage('invalid_request', 'This sign-in has expired; start again from the dashboard.'));
+  });
+  const base = `${DEV_IDP_PATH}/interaction/:uid`;
+  const show = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).headers(HTML_HEADERS).send(body);
+  const details = async (request: FastifyRequest, reply: FastifyReply) =>
+    (await providerOf()).interactionDetails(request.raw, reply.raw);
+
+  scope.get(base, { schema: { hide: true } }, async (request, reply) => {
+    const interaction = await details(request, reply);
+    if (interaction.prompt.name === 'login')
+      return show(reply, 200, loginPage({ uid: interaction.uid, clientName: CLIENT_NAME }));
+    const user = users.find((candidate) => candidate.subject === interaction.session?.accountId);
+    const scopes = String(interaction.params.scope ?? 'openid').split(' ');
+    return show(
+      reply,
+      200,
+      consentPage({ uid: interaction.uid, clientName: CLIENT_NAME, email: user?.email ?? '', scopes }),
+    );
+  });
+
+  scope.post(`${base}/login`, { schema: { hide: true } }, async (request, reply) => {
+    const interaction = await details(request, reply);
+    const form = (request.body ?? {}) as { email?: unknown; password?: unknown };
+    const email = typeof form.email === 'string' ? form.email : '';
+    const user = checkPassword(users, email, typeof form.password === 'string' ? form.password : '');
+    if (!user || interaction.prompt.name !== 'login')
+      return show(
+        reply,
+        401,
+        loginPage({
+          uid: interaction.uid,
+          clientName: CLIENT_NAME,
+          email,
+          error: 'Wrong email or password.',
+        }),
+      );
+    const provider = await providerOf();
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, {
+      login: { accountId: user.subject },
+    });
+    return reply.redirect(returnTo, 303);
+  });
+
+  scope.post(`${base}/confirm`, { schema: { hide: true } }, async (request, reply) => {
+    const provider = await providerOf();
+    const interaction = await details(request, reply);
+    const accountId = interaction.session?.accountId;
+    if (interaction.prompt.name !== 'consent' || !accountId) throw new Error('not a consent prompt');
+    const grant = interaction.grantId
+      ? await provider.Grant.find(interaction.grantId)
+      : new provider.Grant({ accountId, clientId: String(interaction.params.client_id) });
+    if (!grant) throw new Error('grant not found');
+    const missing = interaction.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+    };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    const grantId = await grant.save();
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, { consent: { grantId } });
+    return reply.redirect(returnTo, 303);
+  });
+
+  scope.post(`${base}/abort`, { schema: { hide: true } }, async (request, reply) => {
+    const provider = await providerOf();
+    await details(request, reply);
+    const returnTo = await provider.interactionResult(
+      request.raw,
+      reply.raw,
+      { error: 'access_denied', error_description: 'The user did not authorize access to the profile.' },
+      { mergeWithLastSubmission: false },
+    );
+    return reply.redirect(returnTo, 303);
+  });
+}

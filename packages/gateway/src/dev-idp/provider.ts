@@ -1,0 +1,82 @@
+/**
+ * The oidc-provider instance behind /dev-idp: one confidential client (the dashboard), the dev
+ * users as accounts, a fresh RSA signing key and cookie key per process, state in memory. It is
+ * a development tool: restarting it signs everybody out of it and asks for consent again.
+ */
+import { randomBytes } from 'node:crypto';
+import { exportJWK, generateKeyPair } from 'jose';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { errorPage, logoutPage, signedOutPage } from './views.ts';
+import type { DevUser } from './users.ts';
+
+export interface DevClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly redirectUri: string;
+  readonly postLogoutRedirectUri: string;
+}
+
+export const DEV_IDP_PATH = '/dev-idp';
+
+function send(ctx: KoaContextWithOIDC, body: string): void {
+  ctx.type = 'html';
+  ctx.set(
+    'content-security-policy',
+    "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'",
+  );
+  ctx.body = body;
+}
+
+export async function createDevProvider(
+  issuer: string,
+  client: DevClient,
+  users: readonly DevUser[],
+): Promise<Provider> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = {
+    ...(await exportJWK(privateKey)),
+    alg: 'RS256',
+    use: 'sig',
+    kid: randomBytes(8).toString('hex'),
+  };
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        redirect_uris: [client.redirectUri],
+        post_logout_redirect_uris: [client.postLogoutRedirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    jwks: { keys: [jwk as never] },
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // The ID token carries the email, as most real providers' do, so no userinfo call is needed.
+    conformIdTokenClaims: false,
+    pkce: { required: () => true },
+    // Seconds; the provider's state lives in memory, so none of it outlives a restart anyway.
+    ttl: { Interaction: 600, Session: 8 * 3600, Grant: 8 * 3600, AccessToken: 600, IdToken: 600 },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => send(ctx, logoutPage(form)),
+        postLogoutSuccessSource: (ctx) => send(ctx, signedOutPage()),
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `${DEV_IDP_PATH}/interaction/${interaction.uid}` },
+    findAccount: (_ctx, sub) => {
+      const user = users.find((candidate) => candidate.subject === sub);
+      if (!user) return undefined;
+      return {
+        accountId: user.subject,
+        claims: () => ({ sub: user.subject, email: user.email, email_verified: true, name: user.name }),
+      };
+    },
+    renderError: (ctx, out) => send(ctx, errorPage(String(out.error), String(out.error_description ?? ''))),
+  };
+  return new Provider(issuer, configuration);
+}
