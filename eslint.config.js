@@ -64,8 +64,8 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  boundary('front-doors', ['access', 'routing', 'db', 'cli'], [UPSTREAM_INTERNALS]),
-  boundary('pipeline', ['front-doors', 'access', 'routing', 'db', 'cli'], [UPSTREAM_INTERNALS]),
+  boundary('front-doors', ['access', 'routing', 'limits', 'db', 'cli'], [UPSTREAM_INTERNALS]),
+  boundary('pipeline', ['front-doors', 'access', 'routing', 'limits', 'db', 'cli'], [UPSTREAM_INTERNALS]),
   boundary(
     'routing',
     ['front-doors', 'pipeline', 'access', 'cli'],
@@ -78,8 +78,68 @@ export default tseslint.config(
     ],
   ),
   boundary('upstream', ['front-doors', 'pipeline', 'routing', 'access', 'cli']),
-  boundary('access', ['front-doors', 'pipeline', 'routing', 'upstream']),
+  boundary('access', ['front-doors', 'pipeline', 'routing', 'upstream', 'dashboard', 'dev-idp']),
   boundary('ledger', ['front-doors', 'pipeline', 'routing', 'upstream', 'access']),
+  // The dashboard reaches the access area (the same functions gatewayctl calls), the
+  // credentials' secret reader and the dev identity provider's index; the dev provider only
+  // borrows the dashboard's HTML escaping.
+  boundary(
+    'dashboard',
+    ['front-doors', 'pipeline', 'routing', 'ledger', 'limits', 'cli'],
+    [
+      {
+        group: ['**/upstream/*.ts', '**/upstream/credentials/*', '!**/upstream/credentials/index.ts'],
+        message: "Use the credentials' index.ts.",
+      },
+      {
+        group: ['**/dev-idp/*', '!**/dev-idp/index.ts'],
+        message: "Use the dev identity provider's index.ts.",
+      },
+    ],
+  ),
+  boundary(
+    'dev-idp',
+    ['front-doors', 'pipeline', 'routing', 'upstream', 'access', 'ledger', 'limits', 'cli', 'db'],
+    [
+      {
+        group: ['**/dashboard/**', '!**/dashboard/html.ts'],
+        message: 'The dev identity provider is independent of the dashboard.',
+      },
+    ],
+  ),
+  boundary('limits', ['front-doors', 'pipeline', 'routing', 'upstream', 'access', 'ledger', 'db', 'cli']),
+  // Compression is a pure function of the internal model: no I/O, no framework, no other area.
+  boundary(
+    'compression',
+    [
+      'front-doors',
+      'pipeline',
+      'routing',
+      'upstream',
+      'access',
+      'ledger',
+      'limits',
+      'db',
+      'cli',
+      'dashboard',
+      'dev-idp',
+    ],
+    [
+      {
+        group: [
+          'fastify',
+          'undici',
+          'node:http',
+          'node:https',
+          'node:net',
+          'node:fs',
+          'node:fs/promises',
+          'pino',
+        ],
+        message: 'Compression is pure: a request in, a request and its counts out.',
+      },
+    ],
+  ),
   {
     // Adapters are pure translations: no web framework, no sockets, no gateway code.
     files: ['packages/provider-adapters/src/**/*.ts'],

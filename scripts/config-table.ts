@@ -1,8 +1,11 @@
 /**
  * Prints the configuration table of both services (environment variable, default,
  * description) from the config schemas themselves, so the README cannot drift from the code:
- * `node scripts/config-table.ts` regenerates it and readme.test.ts checks it is current.
+ * `npm run config-table` prints it, `npm run config-table -- --write` puts it into README.md
+ * between its markers, and readme.test.ts checks it is current.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ENERGY_ENV, EnergyConfigSchema } from '@app/energy/config.ts';
 import { GATEWAY_ENV, GatewayConfigSchema } from '@app/gateway/config.ts';
 import type { EnvMapping } from '@app/http-kit';
@@ -54,4 +57,22 @@ export function configTable(): string {
   ].join('\n');
 }
 
-if (import.meta.main) console.log(configTable());
+const START = '<!-- config-table:start -->\n';
+const END = '\n<!-- config-table:end -->';
+
+/** README.md with the block between the markers replaced by the current table. */
+export function withConfigTable(readme: string): string {
+  const [before, rest] = readme.split(START);
+  const after = rest?.split(END)[1];
+  if (before === undefined || after === undefined)
+    throw new Error('README.md lacks the config-table markers');
+  return `${before}${START}${configTable()}${END}${after}`;
+}
+
+if (import.meta.main) {
+  if (process.argv.includes('--write')) {
+    const path = join(import.meta.dirname, '..', 'README.md');
+    writeFileSync(path, withConfigTable(readFileSync(path, 'utf8')));
+    console.log('README.md: configuration table updated');
+  } else console.log(configTable());
+}

@@ -4,8 +4,10 @@
  * passing on nothing. Extra arguments are passed through (e.g. a file filter).
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import type { Skipped } from './skip-reporter.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -29,9 +31,54 @@ if (files.length === 0) {
   process.exit(1);
 }
 console.log(`run-tests: ${files.length} test files on node ${process.version}`);
+const scratch = mkdtempSync(join(tmpdir(), 'run-tests-'));
+const skippedFile = join(scratch, 'skipped.jsonl');
+const reporters = flags.some((flag) => flag.startsWith('--test-reporter'))
+  ? []
+  : [
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${join(root, 'scripts/skip-reporter.ts')}`,
+      `--test-reporter-destination=${skippedFile}`,
+    ];
 const result = spawnSync(
   process.execPath,
-  ['--test', '--test-concurrency=4', '--test-timeout=120000', ...flags, ...files.sort()],
+  ['--test', '--test-concurrency=4', '--test-timeout=120000', ...reporters, ...flags, ...files.sort()],
   { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
+if (reporters.length > 0) reportSkipped(skippedFile);
+rmSync(scratch, { recursive: true, force: true });
 process.exit(result.status ?? 1);
+
+/**
+ * Node's summary counts a skipped suite as nothing (its body, and so its tests, never ran):
+ * "skipped 3" could hide whole PostgreSQL and Redis suites. Every skipped suite and test is
+ * listed here, grouped by reason, with honest counts.
+ */
+function reportSkipped(path: string): void {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return;
+  }
+  const skipped = text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Skipped);
+  if (skipped.length === 0) {
+    console.log('run-tests: nothing was skipped');
+    return;
+  }
+  const suites = skipped.filter((entry) => entry.kind === 'suite').length;
+  const tests = skipped.length - suites;
+  console.log(
+    `\nrun-tests: NOT RUN: ${suites} suite${suites === 1 ? '' : 's'} (whose tests are not in the counts above) and ${tests} test${tests === 1 ? '' : 's'}:`,
+  );
+  const byReason = Map.groupBy(skipped, (entry) => entry.reason);
+  for (const [reason, entries] of byReason) {
+    console.log(`  ${reason}:`);
+    for (const entry of entries)
+      console.log(`    ${entry.kind} "${entry.name}" (${relative(root, entry.file)})`);
+  }
+}

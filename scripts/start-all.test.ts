@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,39 +15,64 @@ import { browserSkipReason, launchChromium } from './browser.ts';
 
 const root = join(import.meta.dirname, '..');
 
-async function waitForUrls(child: ChildProcess): Promise<{ gateway: string; energy: string }> {
-  let output = '';
-  const found = (name: string) => output.match(new RegExp(`${name} listening on (http://\\S+)`))?.[1];
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    output += chunk.toString();
-    const gateway = found('model gateway');
-    const energy = found('energy asset service');
-    if (gateway && energy) return { gateway, energy };
-  }
-  throw new Error(`services did not start; output:\n${output}`);
+interface Output {
+  text: string;
+}
+
+/** Collects stdout; resolves once both services announced themselves (the banner ends with Ctrl-C). */
+async function waitForUrls(
+  child: ChildProcess,
+  output: Output,
+): Promise<{ gateway: string; energy: string }> {
+  const found = (name: string) => output.text.match(new RegExp(`${name} listening on (http://\\S+)`))?.[1];
+  const stdout = child.stdout as NodeJS.ReadableStream;
+  return new Promise((resolve, reject) => {
+    stdout.on('data', (chunk: Buffer) => {
+      output.text += chunk.toString();
+      const gateway = found('model gateway');
+      const energy = found('energy asset service');
+      if (gateway && energy && output.text.includes('Ctrl-C stops both.')) resolve({ gateway, energy });
+    });
+    child.once('exit', () => reject(new Error(`services did not start; output:\n${output.text}`)));
+  });
+}
+
+function startAll(env: NodeJS.ProcessEnv, cwd = root): ChildProcess {
+  return spawn(process.execPath, [join(root, 'scripts/start-all.ts')], {
+    cwd,
+    env: { ...process.env, GATEWAY_PORT: '0', ENERGY_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs start-all to its end: exit code, stdout, stderr. */
+async function runToExit(env: NodeJS.ProcessEnv, cwd = root) {
+  const child = startAll(env, cwd);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
 }
 
 describe('npm start (both services on the embedded defaults)', () => {
   let child: ChildProcess;
   let urls: { gateway: string; energy: string };
+  const output: Output = { text: '' };
   const dir = mkdtempSync(join(tmpdir(), 'start-all-'));
+  const env = {
+    GATEWAY_DATA_DIR: dir,
+    GATEWAY_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`,
+    ENERGY_DATABASE_URL: `sqlite:${join(dir, 'energy.db')}`,
+    GATEWAY_LOG_LEVEL: 'warn',
+    ENERGY_LOG_LEVEL: 'warn',
+  };
 
   before(async () => {
-    child = spawn(process.execPath, [join(root, 'scripts/start-all.ts')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        GATEWAY_PORT: '0',
-        ENERGY_PORT: '0',
-        GATEWAY_DATA_DIR: dir,
-        GATEWAY_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`,
-        ENERGY_DATABASE_URL: `sqlite:${join(dir, 'energy.db')}`,
-        GATEWAY_LOG_LEVEL: 'warn',
-        ENERGY_LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    urls = await waitForUrls(child);
+    child = startAll(env);
+    child.stderr?.pipe(process.stderr);
+    urls = await waitForUrls(child, output);
   });
   after(() => {
     if (child.exitCode === null) child.kill('SIGKILL');
@@ -98,10 +123,77 @@ describe('npm start (both services on the embedded defaults)', () => {
     );
   }
 
-  it('stops both services on SIGTERM with exit code 0', async () => {
+  it('announces each service once, its docs, its data, and the demo token on the first start', () => {
+    assert.equal(output.text.match(/model gateway listening on /g)?.length, 1);
+    assert.equal(output.text.match(/energy asset service listening on /g)?.length, 1);
+    assert.ok(output.text.includes(`(docs: ${urls.gateway}/docs)`));
+    assert.ok(output.text.includes(`data: ${join(dir, 'gateway.db')}`));
+    assert.match(output.text, /Demo token \(expires .*\); try:\n {2}curl -s /);
+  });
+
+  it('stops both services on SIGTERM with exit code 0 and a "stopped" line', async () => {
     const exited = once(child, 'exit');
     child.kill('SIGTERM');
     const [code] = await exited;
     assert.equal(code, 0);
+    assert.match(output.text, /model gateway and energy asset service stopped\n$/);
+  });
+
+  it('says how to get a token on a later start too', async () => {
+    const again = startAll(env);
+    const later: Output = { text: '' };
+    try {
+      await waitForUrls(again, later);
+      assert.doesNotMatch(later.text, /Demo account created/);
+      assert.match(
+        later.text,
+        /Get a token:\n(?: .*\n)*? {2}npx gatewayctl tokens issue --email demo@example\.com --project demo/,
+      );
+    } finally {
+      again.kill('SIGKILL');
+    }
+  });
+});
+
+describe('npm start with a configuration it cannot use', () => {
+  it('reports every mistake of both services at once, before anything listens', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'start-all-bad-'));
+    try {
+      const result = await runToExit(
+        { GATEWAY_DATABASE_URL: 'mysql://x', ENERGY_DATABASE_URL: 'mysql://y', ENERGY_LOG_LEVEL: 'loud' },
+        cwd,
+      );
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /GATEWAY_DATABASE_URL: must be sqlite:<path>.* or postgres:\/\//);
+      assert.match(result.stderr, /ENERGY_DATABASE_URL: must be sqlite:<path>/);
+      assert.match(
+        result.stderr,
+        /ENERGY_LOG_LEVEL: must be one of: fatal, error, warn, info, debug, trace, silent/,
+      );
+      assert.doesNotMatch(result.stdout, /listening/);
+      assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+      assert.deepEqual(readdirSync(cwd), [], 'no SQLite file named after the URL');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses what only building finds (a missing catalog) before the simulator or either service is announced', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'start-all-catalog-'));
+    try {
+      const result = await runToExit({
+        GATEWAY_DATA_DIR: dir,
+        GATEWAY_DATABASE_URL: `sqlite:${join(dir, 'gateway.db')}`,
+        ENERGY_DATABASE_URL: `sqlite:${join(dir, 'energy.db')}`,
+        GATEWAY_CATALOG_PATH: join(dir, 'no-such-catalog.json'),
+        GATEWAY_LOG_LEVEL: 'silent',
+        ENERGY_LOG_LEVEL: 'silent',
+      });
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /no-such-catalog\.json/);
+      assert.equal(result.stdout, '');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { openNodeSqlite } from './node-sqlite.ts';
@@ -9,6 +9,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Database<DB> {
   readonly db: Kysely<DB>;
   readonly engine: Engine;
+  /** True when this open created a new, empty SQLite file (callers say so: see gatewayctl). */
+  readonly created: boolean;
   /** Cheap round trip for readiness probes. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -29,13 +31,61 @@ export function isPostgresUrl(url: string): boolean {
   return url.startsWith('postgres://') || url.startsWith('postgresql://');
 }
 
-/** `sqlite:./data/x.db`, `sqlite::memory:`, a bare file path, or a postgres:// URL. */
+/**
+ * The only database URLs accepted (by the config schemas, as a pattern, and by openDatabase):
+ * anything else, such as `mysql://x`, would otherwise become a SQLite file of that name.
+ */
+export const DATABASE_URL_PATTERN = '^(sqlite:.+|postgres(ql)?://.+)$';
+export const DATABASE_URL_FORMS =
+  'sqlite:<path> (embedded; sqlite::memory: for a throwaway one) or postgres://user:password@host:5432/db (postgresql:// too)';
+
+export type DatabaseLocation =
+  | { readonly engine: 'sqlite'; readonly path: string }
+  | { readonly engine: 'postgres'; readonly url: string };
+
+export class DatabaseUrlError extends Error {
+  constructor() {
+    // The URL itself is not repeated: it may carry a password.
+    super(`unsupported database URL: accepted forms are ${DATABASE_URL_FORMS}`);
+    this.name = 'DatabaseUrlError';
+  }
+}
+
+export function parseDatabaseUrl(url: string): DatabaseLocation {
+  if (!new RegExp(DATABASE_URL_PATTERN).test(url)) throw new DatabaseUrlError();
+  if (isPostgresUrl(url)) return { engine: 'postgres', url };
+  return { engine: 'sqlite', path: url.slice('sqlite:'.length) };
+}
+
+/**
+ * A relative SQLite path made absolute from `baseDir` (the project directory), so every command
+ * that reads the configuration finds the same file wherever it is run from.
+ */
+export function anchorDatabaseUrl(url: string, baseDir: string): string {
+  const location = parseDatabaseUrl(url);
+  if (location.engine !== 'sqlite' || location.path === ':memory:' || isAbsolute(location.path)) return url;
+  return `sqlite:${resolve(baseDir, location.path)}`;
+}
+
+/**
+ * What a command says when it had to create the SQLite file it was pointed at: an operator who
+ * expected existing data learns at once that it is looking at the wrong place.
+ */
+export function newDatabaseNotice(command: string, variable: string, url: string): string {
+  const location = parseDatabaseUrl(url);
+  const where = location.engine === 'sqlite' ? location.path : 'the configured database';
+  return `${command}: note: no database was at ${where}; created a new, empty one (set ${variable} to use another)`;
+}
+
+/** `sqlite:./data/x.db`, `sqlite::memory:`, or a postgres:// URL; anything else is refused. */
 export async function openDatabase<DB>(url: string, options: OpenOptions = {}): Promise<Database<DB>> {
-  if (isPostgresUrl(url)) return openPostgres<DB>(url, options);
-  return openSqlite<DB>(url.replace(/^sqlite:/, ''));
+  const location = parseDatabaseUrl(url);
+  if (location.engine === 'postgres') return openPostgres<DB>(location.url, options);
+  return openSqlite<DB>(location.path);
 }
 
 function openSqlite<DB>(path: string): Database<DB> {
+  const created = path !== ':memory:' && !existsSync(path);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const { raw, database } = openNodeSqlite(path);
   // WAL lets readers run beside the single writer; busy_timeout waits instead of failing
@@ -51,6 +101,7 @@ function openSqlite<DB>(path: string): Database<DB> {
   return {
     db,
     engine: 'sqlite',
+    created,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -80,6 +131,7 @@ async function openPostgres<DB>(url: string, options: OpenOptions): Promise<Data
   return {
     db,
     engine: 'postgres',
+    created: false,
     ping: async () => {
       await sql`select 1`.execute(db);
     },

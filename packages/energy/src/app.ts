@@ -90,7 +90,7 @@ export async function buildApp(config: EnergyConfig, options: BuildOptions = {})
   await migrateToLatest(database.db, energyMigrations);
   const app = await createServer({
     service: 'energy',
-    log: { level: config.logLevel },
+    log: { level: config.logLevel, format: config.logFormat },
     bodyLimitBytes: config.bodyLimitBytes,
     shedding: config.shedding,
     defaultMetrics: options.defaultMetrics ?? true,

@@ -1,4 +1,12 @@
-import { type EnvMapping, loadConfig, sheddingConfigSchema, sheddingEnv } from '@app/http-kit';
+import { anchorDatabaseUrl, DATABASE_URL_FORMS, DATABASE_URL_PATTERN } from '@app/db';
+import {
+  type EnvMapping,
+  LOG_FORMAT,
+  loadConfig,
+  PROJECT_ROOT,
+  sheddingConfigSchema,
+  sheddingEnv,
+} from '@app/http-kit';
 import { type Static, Type } from 'typebox';
 
 export const EnergyConfigSchema = Type.Object(
@@ -6,13 +14,24 @@ export const EnergyConfigSchema = Type.Object(
     host: Type.String({ default: '127.0.0.1' }),
     port: Type.Integer({ minimum: 0, maximum: 65535, default: 8081 }),
     publicUrl: Type.Optional(
-      Type.String({ description: 'Base URL used in Location headers and printed at start' }),
+      Type.String({
+        pattern: '^https?://',
+        expected: 'an http:// or https:// URL',
+        description: 'Base URL used in Location headers and printed at start',
+      }),
     ),
-    databaseUrl: Type.String({ default: 'sqlite:./data/energy.db', minLength: 1 }),
+    databaseUrl: Type.String({
+      default: 'sqlite:./data/energy.db',
+      pattern: DATABASE_URL_PATTERN,
+      expected: DATABASE_URL_FORMS,
+      description:
+        'sqlite:<path> (embedded; relative to the project directory) or postgres://user@host:port/db',
+    }),
     logLevel: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
       { default: 'info' },
     ),
+    logFormat: LOG_FORMAT,
     bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024 }),
     drainDeadlineMs: Type.Integer({ minimum: 0, default: 10_000 }),
     shedding: sheddingConfigSchema({ maxInFlight: 512 }),
@@ -28,6 +47,7 @@ export const ENERGY_ENV: EnvMapping = {
   publicUrl: 'ENERGY_PUBLIC_URL',
   databaseUrl: 'ENERGY_DATABASE_URL',
   logLevel: 'ENERGY_LOG_LEVEL',
+  logFormat: 'ENERGY_LOG_FORMAT',
   bodyLimitBytes: 'ENERGY_BODY_LIMIT_BYTES',
   drainDeadlineMs: 'ENERGY_DRAIN_DEADLINE_MS',
   ...sheddingEnv('ENERGY'),
@@ -38,5 +58,11 @@ export function loadEnergyConfig(
   env: NodeJS.ProcessEnv,
   overrides: Partial<EnergyConfig> = {},
 ): EnergyConfig {
-  return loadConfig(EnergyConfigSchema, { env, mapping: ENERGY_ENV, overrides });
+  return loadConfig(EnergyConfigSchema, {
+    env,
+    mapping: ENERGY_ENV,
+    overrides,
+    // A relative SQLite path is from the project directory, for the server and energyctl alike.
+    finish: (config) => ({ ...config, databaseUrl: anchorDatabaseUrl(config.databaseUrl, PROJECT_ROOT) }),
+  });
 }

@@ -3,13 +3,32 @@ import { type App, createServer, registryOf } from '@app/http-kit';
 import { Counter } from 'prom-client';
 import { createAccess } from './access/index.ts';
 import { chatRoutes } from './front-doors/chat-completions/index.ts';
+import { messagesRoutes } from './front-doors/messages/index.ts';
+import { responsesRoutes } from './front-doors/responses/index.ts';
 import type { GatewayConfig } from './config.ts';
+import { mountWeb } from './dashboard/mount.ts';
 import { gatewayMigrations } from './db/migrations.ts';
 import type { GatewayDatabase } from './db/schema.ts';
 import { renderGatewayError } from './error-format.ts';
 import { gatewayErrorFromFramework } from './errors.ts';
+import { createRateLimiter } from './limits/index.ts';
+import { gatewayRequestLogFields } from './request-log.ts';
 import { createRouting } from './routing/index.ts';
 import { createUpstream } from './upstream/index.ts';
+
+/** The security scheme, with how to get a token (what /docs shows under Authorize). */
+const BEARER_AUTH = {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'JWT',
+  description: [
+    'A personal access token of an approved project member, sent as `Authorization: Bearer <token>`',
+    '(paste the token alone under Authorize). On the embedded default the first start creates a demo',
+    'account and prints a token; an operator issues more with',
+    '`npx gatewayctl tokens issue --email <email> --project <project>` (default lifetime 7 days).',
+    '`GET /v1/account` shows whose token it is and what is left of each allocation.',
+  ].join(' '),
+};
 
 export interface BuildOptions {
   /** An already-open database (tests share one between app instances); otherwise config.databaseUrl. */
@@ -33,18 +52,19 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   await migrateToLatest(database.db, gatewayMigrations);
   const app = await createServer({
     service: 'gateway',
-    log: { level: config.logLevel },
+    log: { level: config.logLevel, format: config.logFormat },
     bodyLimitBytes: config.bodyLimitBytes,
     shedding: config.shedding,
     defaultMetrics: options.defaultMetrics ?? true,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ready: () => database.ping(),
+    requestLogFields: gatewayRequestLogFields,
     openapi: {
       title: 'Model gateway',
       version: '1.0.0',
       description:
         'OpenAI-compatible gateway to four model providers. Authenticate with a personal access token.',
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: { bearerAuth: BEARER_AUTH },
     },
     errors: {
       fromFramework: (kind, message, request) =>
@@ -83,20 +103,50 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     await app.register(access.routes);
     await app.register(routing.routes);
     const anomalies = usageAnomalyCounter(app);
-    await app.register(
-      chatRoutes({
-        access: access.control,
-        ledger: access.ledger,
-        router: routing.router,
-        upstream,
-        onUsageAnomaly: (provider) => anomalies?.inc({ provider }),
-      }),
+    const limiterErrors = counter(
+      app,
+      'gateway_rate_limit_store_errors_total',
+      'Rate limit checks admitted without limits because Redis failed',
     );
+    const limiter = createRateLimiter({
+      redis,
+      // A dead instance's concurrency slots free once its longest request would have ended.
+      leaseMs: Math.max(config.upstream.requestDeadlineMs, config.upstream.flexRequestDeadlineMs) + 60_000,
+      log: app.log,
+      onStoreError: () => limiterErrors?.inc(),
+    });
+    closers.push(() => limiter.close());
+    const frontDoorDeps = {
+      access: access.control,
+      ledger: access.ledger,
+      router: routing.router,
+      upstream,
+      limiter,
+      onUsageAnomaly: (provider: string) => anomalies?.inc({ provider }),
+      compression: config.compression,
+    };
+    await app.register(chatRoutes(frontDoorDeps));
+    await app.register(messagesRoutes(frontDoorDeps));
+    await app.register(responsesRoutes(frontDoorDeps));
+    // Landing page, account dashboard, development identity provider (docs/gateway/dashboard.md).
+    await mountWeb(app, {
+      config,
+      db: database.db,
+      tokens: access.tokens,
+      ledger: access.ledger,
+      env: options.env ?? {},
+      redis,
+    });
   } catch (error) {
     await app.close();
     throw error;
   }
   return app;
+}
+
+function counter(app: App, name: string, help: string): Counter | undefined {
+  const registry = registryOf(app);
+  return registry ? new Counter({ name, help, registers: [registry] }) : undefined;
 }
 
 /** Upstream usage figures charged at the bound of what the request could produce. */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { ConfigError } from '@app/http-kit';
+import { ConfigError, PROJECT_ROOT } from '@app/http-kit';
 import { loadGatewayConfig } from './config.ts';
 
 describe('gateway configuration', () => {
@@ -18,7 +18,9 @@ describe('gateway configuration', () => {
   it('has working embedded defaults', () => {
     const config = loadGatewayConfig({});
     assert.equal(config.port, 8080);
-    assert.equal(config.databaseUrl, 'sqlite:./data/gateway.db');
+    // Relative defaults are from the project directory, wherever the process runs.
+    assert.equal(config.databaseUrl, `sqlite:${join(PROJECT_ROOT, 'data/gateway.db')}`);
+    assert.equal(config.dataDir, join(PROJECT_ROOT, 'data'));
     assert.equal(config.redisUrl, undefined);
     assert.ok(Object.isFrozen(config.access));
   });

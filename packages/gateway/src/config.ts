@@ -1,7 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, type EnvMapping, loadConfig, sheddingConfigSchema, sheddingEnv } from '@app/http-kit';
+import { anchorDatabaseUrl, DATABASE_URL_FORMS, DATABASE_URL_PATTERN } from '@app/db';
+import {
+  ConfigError,
+  type EnvMapping,
+  fromProjectRoot,
+  LOG_FORMAT,
+  loadConfig,
+  PROJECT_ROOT,
+  sheddingConfigSchema,
+  sheddingEnv,
+} from '@app/http-kit';
 import { type Static, Type } from 'typebox';
 import { ACCESS_ENV, AccessConfigSchema } from './access/config.ts';
+import { COMPRESSION_ENV, CompressionConfigSchema } from './compression/config.ts';
+import { DASHBOARD_ENV, DashboardConfigSchema, dashboardConfigProblems } from './dashboard/config.ts';
 import { ROUTING_ENV, RoutingConfigSchema } from './routing/config.ts';
 import { UPSTREAM_ENV, UpstreamConfigSchema } from './upstream/config.ts';
 
@@ -24,17 +36,28 @@ export const GatewayConfigSchema = Type.Object(
       description: 'TCP port (0 picks a free port)',
     }),
     publicUrl: Type.Optional(
-      Type.String({ description: 'Base URL clients use, printed at start and used in docs links' }),
+      Type.String({
+        pattern: '^https?://',
+        expected: 'an http:// or https:// URL',
+        description: 'Base URL clients use, printed at start and used in docs links',
+      }),
     ),
-    dataDir: Type.String({ default: './data', description: 'Embedded database, generated signing key' }),
+    dataDir: Type.String({
+      default: './data',
+      minLength: 1,
+      description: 'Generated signing key; a relative path is from the project directory',
+    }),
     databaseUrl: Type.String({
       default: 'sqlite:./data/gateway.db',
-      minLength: 1,
-      description: 'sqlite:<path> (embedded) or postgres://user@host:port/db',
+      pattern: DATABASE_URL_PATTERN,
+      expected: DATABASE_URL_FORMS,
+      description:
+        'sqlite:<path> (embedded; relative to the project directory) or postgres://user@host:port/db',
     }),
     redisUrl: Type.Optional(
       Type.String({
         pattern: '^rediss?://',
+        expected: 'a redis:// or rediss:// URL',
         description: 'Shared state across instances (stickiness); unset: in-process',
       }),
     ),
@@ -43,6 +66,7 @@ export const GatewayConfigSchema = Type.Object(
       description: 'Prefix of every Redis key this gateway writes',
     }),
     logLevel: LogLevel,
+    logFormat: LOG_FORMAT,
     bodyLimitBytes: Type.Integer({
       minimum: 1024,
       maximum: 256 * 1024 * 1024,
@@ -58,6 +82,8 @@ export const GatewayConfigSchema = Type.Object(
     access: AccessConfigSchema,
     routing: RoutingConfigSchema,
     upstream: UpstreamConfigSchema,
+    dashboard: DashboardConfigSchema,
+    compression: CompressionConfigSchema,
   },
   { additionalProperties: false },
 );
@@ -79,12 +105,15 @@ export const GATEWAY_ENV: EnvMapping = {
   redisUrl: 'REDIS_URL',
   redisKeyPrefix: 'GATEWAY_REDIS_KEY_PREFIX',
   logLevel: 'GATEWAY_LOG_LEVEL',
+  logFormat: 'GATEWAY_LOG_FORMAT',
   bodyLimitBytes: 'GATEWAY_BODY_LIMIT_BYTES',
   drainDeadlineMs: 'GATEWAY_DRAIN_DEADLINE_MS',
   ...sheddingEnv('GATEWAY'),
   ...prefixed('access', ACCESS_ENV),
   ...prefixed('routing', ROUTING_ENV),
   ...prefixed('upstream', UPSTREAM_ENV),
+  ...prefixed('dashboard', DASHBOARD_ENV),
+  ...prefixed('compression', COMPRESSION_ENV),
 };
 
 /**
@@ -97,12 +126,39 @@ export function loadGatewayConfig(
   options: { file?: Record<string, unknown>; overrides?: Record<string, unknown> } = {},
 ): GatewayConfig {
   const file = options.file ?? readConfigFile(env.GATEWAY_CONFIG_FILE);
-  return loadConfig(GatewayConfigSchema, {
+  const config = loadConfig(GatewayConfigSchema, {
     env,
     mapping: GATEWAY_ENV,
     ...(file ? { file } : {}),
     ...(options.overrides ? { overrides: options.overrides } : {}),
+    finish: anchorPaths,
   });
+  const problems = dashboardConfigProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/**
+ * Relative paths are from the project directory, not the current one: `gatewayctl` run from a
+ * subdirectory opens the same database and signing key as the server.
+ */
+function anchorPaths(config: GatewayConfig): GatewayConfig {
+  const { signingKeyPath } = config.access;
+  const { catalogPath, upstreamsPath } = config.routing;
+  return {
+    ...config,
+    dataDir: fromProjectRoot(config.dataDir),
+    databaseUrl: anchorDatabaseUrl(config.databaseUrl, PROJECT_ROOT),
+    access: {
+      ...config.access,
+      ...(signingKeyPath ? { signingKeyPath: fromProjectRoot(signingKeyPath) } : {}),
+    },
+    routing: {
+      ...config.routing,
+      ...(catalogPath ? { catalogPath: fromProjectRoot(catalogPath) } : {}),
+      ...(upstreamsPath ? { upstreamsPath: fromProjectRoot(upstreamsPath) } : {}),
+    },
+  };
 }
 
 function readConfigFile(path: string | undefined): Record<string, unknown> | undefined {

@@ -36,6 +36,70 @@ export interface Principal {
   /** The token's `jti`. */
   readonly tokenId: string;
   readonly tokenExpiresAt: Date;
+  /** Rate limits set by gateway admins for the project as a whole and for each of its tokens. */
+  readonly limits: PrincipalLimits;
+}
+
+// ---- rate limits --------------------------------------------------------------------------
+
+/** Per-minute and concurrency limits of one scope; an absent dimension is unlimited. */
+export interface RateLimits {
+  readonly requestsPerMinute?: number;
+  /** Input + output tokens per minute, settled from real usage. */
+  readonly tokensPerMinute?: number;
+  readonly concurrentRequests?: number;
+}
+
+export interface PrincipalLimits {
+  readonly project: RateLimits;
+  readonly token: RateLimits;
+}
+
+/** One counted scope: a project or a token, with its limits. */
+export interface LimitRule {
+  readonly scope: 'project' | 'token';
+  /** Stable key of the counted subject (project id, token jti). */
+  readonly key: string;
+  readonly limits: RateLimits;
+}
+
+/** What the x-ratelimit-* headers say about one dimension (the tightest scope's figures). */
+export interface LimitWindow {
+  readonly limit: number;
+  readonly remaining: number;
+  /** Until the window is back to its full allowance. */
+  readonly resetMs: number;
+}
+
+export interface RateState {
+  readonly requests?: LimitWindow;
+  readonly tokens?: LimitWindow;
+}
+
+export type Admission =
+  | { readonly admitted: true; readonly ticket: LimitTicket; readonly state: RateState }
+  | {
+      readonly admitted: false;
+      readonly state: RateState;
+      readonly scope: 'project' | 'token';
+      readonly dimension: 'requests' | 'tokens' | 'concurrency';
+      readonly limit: number;
+      /** When the request could be admitted; undefined when it never can (asks more than the limit). */
+      readonly retryAfterMs: number | undefined;
+    };
+
+/** An admitted request's hold on its limits, given back by `finish` with the tokens it used. */
+export interface LimitTicket {
+  finish(usedTokens: number): Promise<void>;
+}
+
+export interface RateLimiter {
+  /**
+   * Admits one request against every rule at once (all or nothing, atomic across instances
+   * where the limiter is shared), counting `tokens` (its estimate) until it finishes.
+   */
+  admit(rules: readonly LimitRule[], tokens: number): Promise<Admission>;
+  close(): Promise<void>;
 }
 
 export interface AccessControl {
@@ -127,6 +191,8 @@ export interface RoutePlan {
   /** Exact model version (aliases resolved). */
   readonly model: string;
   readonly family: string;
+  /** The model's vendor (`openai`, `anthropic`, `google`): picks the tokenizer for compression. */
+  readonly vendor?: string;
   readonly explicitProvider: ProviderId | undefined;
   /** Options after precedence (modifier > header > default), before provider constraints. */
   readonly options: ResolvedOptions;

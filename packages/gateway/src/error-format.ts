@@ -1,13 +1,32 @@
 import type { AppError } from '@app/http-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { tokenHint } from './errors.ts';
 
-/** The OpenAI error envelope, so SDK clients raise the error class that matches the status. */
+/** Where the account dashboard is served when it is; the 401 hint names it only if it exists. */
+export const DASHBOARD_PATH = '/dashboard';
+
+/**
+ * True when this gateway serves the account dashboard. Asked of the router at render time, so
+ * the hint follows whatever was mounted (the dashboard has its own configuration).
+ */
+function servesDashboard(request: FastifyRequest): boolean {
+  return request.server.hasRoute({ method: 'GET', url: DASHBOARD_PATH });
+}
+
+/**
+ * The OpenAI envelope, so SDK clients raise the error class that matches the status. A 401 ends
+ * with how to get a token, naming the dashboard only when it is served.
+ */
 export function renderGatewayError(
   error: AppError,
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
+  const message =
+    error.status === 401
+      ? `${error.message} ${tokenHint(servesDashboard(request) ? DASHBOARD_PATH : undefined)}`
+      : error.message;
   return reply.type('application/json; charset=utf-8').send({
-    error: { message: error.message, type: error.type, param: error.param, code: error.code },
+    error: { message, type: error.type, param: error.param, code: error.code },
   });
 }

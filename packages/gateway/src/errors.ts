@@ -1,7 +1,40 @@
 import { type AppError, defineErrors, type FrameworkErrorKind } from '@app/http-kit';
 
-const RENEW =
-  'Generate a new personal access token in the account dashboard (/dashboard) and send it as "Authorization: Bearer <token>".';
+/**
+ * How a caller gets a new token, naming only what this gateway serves: the account dashboard
+ * when it is mounted, otherwise the operator's command. Appended to every 401 when rendered.
+ */
+export function tokenHint(dashboardPath: string | undefined): string {
+  const get = dashboardPath
+    ? `Generate a personal access token in the account dashboard (${dashboardPath})`
+    : "Ask the gateway's operator for a personal access token (they run `npx gatewayctl tokens issue --email <your email> --project <project>`)";
+  return `${get} and send it as "Authorization: Bearer <token>".`;
+}
+
+/** US dollars with the precision micro-dollars are stored in: $25.00, $0.0026, $0.000001. */
+export function dollars(micros: number): string {
+  const text = (micros / 1_000_000).toFixed(6).replace(/0+$/, '');
+  const [whole, fraction = ''] = text.split('.');
+  return `$${whole}.${fraction.padEnd(2, '0')}`;
+}
+
+/** One allocation bucket a request tried, as the 402 reports it. */
+export interface TriedBucket {
+  readonly provider: string;
+  /** `none`: the project has no allocation for this provider; absent: not read (nothing left). */
+  readonly balance?: { readonly allocatedMicros: number; readonly remainingMicros: number } | 'none';
+}
+
+/** `cloud_b has $0.00 left of $1.00; developer has no allocation` */
+export function bucketsText(buckets: readonly TriedBucket[]): string {
+  const parts = buckets.map(({ provider, balance }) => {
+    if (balance === undefined) return `${provider} has nothing left`;
+    if (balance === 'none') return `${provider} has no allocation`;
+    const left = dollars(Math.max(0, balance.remainingMicros));
+    return `${provider} has ${left} left of ${dollars(balance.allocatedMicros)}`;
+  });
+  return parts.join('; ') || 'no provider bucket could be tried';
+}
 
 /**
  * Every error the gateway answers with, in the OpenAI envelope. `type` follows OpenAI's
@@ -27,29 +60,31 @@ export const gatewayErrors = defineErrors({
   model_not_found: {
     status: 404,
     type: 'invalid_request_error',
-    message: (p: { model: string }) =>
-      `The model '${p.model}' does not exist or you do not have access to it. GET /v1/models lists the models available to you.`,
+    message: (p: { model: string; detail?: string }) =>
+      p.detail
+        ? `The model '${p.model}' does not exist: ${p.detail}`
+        : `The model '${p.model}' does not exist or you do not have access to it. GET /v1/models lists the models available to you.`,
   },
   missing_token: {
     status: 401,
     type: 'authentication_error',
-    message: () => `No personal access token was sent. ${RENEW}`,
+    message: () => 'No personal access token was sent.',
   },
   gateway_invalid_token: {
     status: 401,
     type: 'authentication_error',
-    message: (p: { reason: string }) => `The personal access token was not accepted (${p.reason}). ${RENEW}`,
+    message: (p: { reason: string }) => `The personal access token was not accepted (${p.reason}).`,
   },
   gateway_token_expired: {
     status: 401,
     type: 'authentication_error',
-    message: (p: { expiredAt: string }) => `The personal access token expired at ${p.expiredAt}. ${RENEW}`,
+    message: (p: { expiredAt: string }) => `The personal access token expired at ${p.expiredAt}.`,
   },
   gateway_allocation_exhausted: {
     status: 402,
     type: 'insufficient_quota',
-    message: (p: { project: string; provider: string }) =>
-      `The allocation of project '${p.project}' for provider '${p.provider}' is exhausted. Ask a project admin to raise it, or choose another provider.`,
+    message: (p: { project: string; buckets: readonly TriedBucket[] }) =>
+      `The allocation of project '${p.project}' cannot pay for this request: ${bucketsText(p.buckets)}. Ask a project admin to raise an allocation, or choose a provider with budget left (GET /v1/account lists them).`,
   },
   gateway_ip_not_allowed: {
     status: 403,
@@ -72,6 +107,11 @@ export const gatewayErrors = defineErrors({
     message: (p: { reason: string }) => `Unsupported content type: ${p.reason}. Send application/json.`,
   },
   rate_limited: {
+    status: 429,
+    type: 'rate_limit_error',
+    message: (p: { reason: string }) => p.reason,
+  },
+  rate_limit_exceeded: {
     status: 429,
     type: 'rate_limit_error',
     message: (p: { reason: string }) => p.reason,

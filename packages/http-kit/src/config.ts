@@ -1,5 +1,7 @@
 import type { Static, TSchema } from 'typebox';
+import { Settings } from 'typebox/system';
 import { Value } from 'typebox/value';
+import { describeProblems } from './config-problems.ts';
 
 export class ConfigError extends Error {
   readonly problems: readonly string[];
@@ -47,10 +49,25 @@ function envValue(raw: string): unknown {
 }
 
 /**
+ * TypeBox stops after 8 errors (a guard for untrusted request bodies) and one enum spends 8 on
+ * itself; an operator's own configuration is checked in full, so every mistake is named at once.
+ */
+function allErrors(schema: TSchema, value: unknown) {
+  const limit = Settings.Get().maxErrors;
+  Settings.Set({ maxErrors: 10_000 });
+  try {
+    return [...Value.Errors(schema, value)];
+  } finally {
+    Settings.Set({ maxErrors: limit });
+  }
+}
+
+/**
  * Loads configuration once: defaults from the schema, then an optional file object, then the
  * environment, converted to the schema's types and checked strictly (unknown keys rejected by
  * the schemas' additionalProperties: false). Returns a deeply frozen object or throws a
- * ConfigError naming every problem with the env variable that sets it.
+ * ConfigError naming every problem by the env variable that sets it and what it accepts
+ * (config-problems.ts).
  */
 export function loadConfig<S extends TSchema>(
   schema: S,
@@ -59,6 +76,8 @@ export function loadConfig<S extends TSchema>(
     mapping: EnvMapping;
     file?: Record<string, unknown>;
     overrides?: Record<string, unknown>;
+    /** Last step before freezing, on the valid configuration (e.g. anchoring relative paths). */
+    finish?: (config: Static<S>) => Static<S>;
   },
 ): Static<S> {
   const input: Record<string, unknown> = structuredClone(options.file ?? {});
@@ -70,16 +89,10 @@ export function loadConfig<S extends TSchema>(
   for (const [path, value] of Object.entries(options.overrides ?? {})) setPath(input, path, value);
   const withDefaults = Value.Default(schema, input);
   const converted = Value.Convert(schema, withDefaults);
-  const errors = [...Value.Errors(schema, converted)];
+  const errors = allErrors(schema, converted);
   if (errors.length > 0) {
-    const byVariable = new Map(Object.entries(options.mapping).map(([path, variable]) => [path, variable]));
-    const problems = errors.map((error) => {
-      const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
-      const variable = byVariable.get(path);
-      const where = variable ? `${path} (${variable})` : path || '(root)';
-      return `${where}: ${error.message}`;
-    });
-    throw new ConfigError([...new Set(problems)]);
+    throw new ConfigError([...new Set(describeProblems(schema, errors, options.mapping, converted))]);
   }
-  return deepFreeze(converted as Static<S>);
+  const finished = options.finish ? options.finish(converted as Static<S>) : (converted as Static<S>);
+  return deepFreeze(finished);
 }

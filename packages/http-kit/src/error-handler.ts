@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from './errors.ts';
+import { noteErrorCode } from './logger.ts';
 
 /** What the kit recognised in a framework error, for the service to turn into its own code. */
 export type FrameworkErrorKind =
@@ -51,6 +52,7 @@ export function installErrorHandler(app: FastifyInstance, handling: ErrorHandlin
       appError = handling.fromFramework(kind, message, request);
     }
     for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
+    noteErrorCode(request, appError.code);
     reply.code(appError.status);
     return handling.render(appError, request, reply);
   });
@@ -60,6 +62,7 @@ export function installErrorHandler(app: FastifyInstance, handling: ErrorHandlin
       `No route for ${request.method} ${request.url.split('?')[0]}`,
       request,
     );
+    noteErrorCode(request, appError.code);
     reply.code(appError.status);
     return handling.render(appError, request, reply);
   });

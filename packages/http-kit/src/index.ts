@@ -1,10 +1,22 @@
 export { ConfigError, type EnvMapping, loadConfig } from './config.ts';
+export { expectation } from './config-problems.ts';
+export { findProjectRoot, fromProjectRoot, PROJECT_ROOT } from './project-root.ts';
 export { type ErrorHandling, type FrameworkErrorKind, installErrorHandler } from './error-handler.ts';
 export { AppError, defineErrors, type ErrorCatalogue, type ErrorDefinition, isAppError } from './errors.ts';
-export { type LogConfig, loggerOptions, REDACTED_PATHS, redactUrl } from './logger.ts';
+export {
+  type LogConfig,
+  LOG_FORMAT,
+  type LogDestination,
+  logDestination,
+  loggerOptions,
+  noteErrorCode,
+  REDACTED_PATHS,
+  type RequestLogFields,
+  redactUrl,
+} from './logger.ts';
 export { installMetrics, registryOf } from './metrics.ts';
 export type { OpenApiInfo } from './openapi.ts';
-export { runMain } from './run-main.ts';
+export { listenQuietly, runMain } from './run-main.ts';
 export { type App, createServer, type ServerOptions } from './server.ts';
 export { type Closable, closeOnSignals } from './shutdown.ts';
 export { dictionary, findReservedKey, reservedKeyMessage, reservedSegment } from './safe-keys.ts';

@@ -1,5 +1,7 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import pino, { type DestinationStream, type LoggerOptions } from 'pino';
+import pinoPretty from 'pino-pretty';
+import { Type } from 'typebox';
 
 /** Paths pino removes from every log line: credentials must never reach the logs. */
 export const REDACTED_PATHS = [
@@ -20,7 +22,48 @@ export const REDACTED_PATHS = [
 
 export interface LogConfig {
   readonly level: string;
-  readonly pretty?: boolean;
+  /** `auto` (the default): human-readable on a terminal, JSON lines otherwise. */
+  readonly format?: 'auto' | 'json' | 'pretty';
+}
+
+/** The config schema entry both services use for their `*_LOG_FORMAT` variable. */
+export const LOG_FORMAT = Type.Union([Type.Literal('auto'), Type.Literal('json'), Type.Literal('pretty')], {
+  default: 'auto',
+  description: 'auto: readable lines on a terminal, JSON lines otherwise; json; pretty',
+});
+
+export interface LogDestination {
+  readonly stream: DestinationStream;
+  /** Writes what is still buffered; called when the app closes. */
+  flush(): void;
+}
+
+/**
+ * JSON lines for machines (asynchronous writes, flushed on close, keep logging off the request
+ * path); on a terminal, one readable line per entry, so an operator watching `npm start` is not
+ * handed epoch milliseconds. The choice is made when the server is built, never at import.
+ */
+export function logDestination(
+  config: LogConfig,
+  isTty: boolean = process.stdout.isTTY === true,
+  /** Where pretty lines go (tests); stdout otherwise. */
+  output?: NodeJS.WritableStream,
+): LogDestination {
+  const pretty = config.format === 'pretty' || ((config.format ?? 'auto') === 'auto' && isTty);
+  if (pretty) {
+    const stream = pinoPretty({
+      sync: true,
+      colorize: isTty,
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname,service',
+      messageFormat: '{service} {msg}',
+      ...(output ? { destination: output } : {}),
+    });
+    return { stream, flush: () => {} };
+  }
+  const destination = pino.destination({ dest: 1, sync: false });
+  return { stream: destination, flush: () => destination.flushSync() };
 }
 
 export function loggerOptions(config: LogConfig, service: string): LoggerOptions {
@@ -37,10 +80,21 @@ export function loggerOptions(config: LogConfig, service: string): LoggerOptions
   };
 }
 
-const SECRET_QUERY = /([?&](?:token|access_token|api_key|key|password)=)[^&#]*/gi;
+// `code` and `state`: an OpenID Connect callback's authorization code and its binding value.
+const SECRET_QUERY = /([?&](?:token|access_token|api_key|key|password|code|state|id_token_hint)=)[^&#]*/gi;
 
 export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY, '$1[redacted]');
+}
+
+/** What a service adds to the completion line of a request (never prompt text or tokens). */
+export type RequestLogFields = (request: FastifyRequest) => Readonly<Record<string, unknown>> | undefined;
+
+const errorCodes = new WeakMap<FastifyRequest, string>();
+
+/** The error handler notes the catalogued code it answered with; the completion line shows it. */
+export function noteErrorCode(request: FastifyRequest, code: string): void {
+  errorCodes.set(request, code);
 }
 
 /**
@@ -49,6 +103,13 @@ export function redactUrl(url: string): string {
  * request in this kit, and the completion line carries everything the first one did.
  */
 export class OneLinePerRequest extends LogController {
+  readonly #fields: RequestLogFields | undefined;
+
+  constructor(fields?: RequestLogFields) {
+    super();
+    this.#fields = fields;
+  }
+
   override incomingRequest(request: FastifyRequest): void {
     // pino makes disabled levels no-ops, so this costs nothing at the default level.
     request.log.debug({ req: request }, 'incoming request');
@@ -63,6 +124,8 @@ export class OneLinePerRequest extends LogController {
       method: request.method,
       url: redactUrl(request.originalUrl),
       statusCode: reply.statusCode,
+      ...(errorCodes.has(request) ? { errorCode: errorCodes.get(request) } : {}),
+      ...this.#fields?.(request),
       responseTime: reply.elapsedTime,
     };
     if (error) reply.log.error({ ...line, err: error }, 'request errored');

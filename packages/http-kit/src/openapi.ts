@@ -2,6 +2,38 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 
+/** A named request-body example for /docs: "Try it out" offers each, the first filled in. */
+export interface BodyExample {
+  readonly summary?: string;
+  readonly value: unknown;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Named JSON body examples of the route, shown in /docs. Kept out of the validation schema
+     * (Ajv refuses unknown keywords) and added to the document only.
+     */
+    bodyExamples?: Readonly<Record<string, BodyExample>>;
+  }
+}
+
+/** The route's body schema as documented: with its named examples, when it has some. */
+function withBodyExamples({
+  schema,
+  url,
+  route,
+}: {
+  schema: unknown;
+  url: string;
+  route: { config?: unknown };
+}) {
+  const examples = (route.config as { bodyExamples?: unknown } | undefined)?.bodyExamples;
+  const body = (schema as { body?: object } | undefined)?.body;
+  if (!examples || !body) return { schema, url };
+  return { schema: { ...(schema as object), body: { ...body, 'x-examples': examples } }, url };
+}
+
 export interface OpenApiInfo {
   readonly title: string;
   readonly version: string;
@@ -25,6 +57,7 @@ export async function installOpenApi(app: FastifyInstance, info: OpenApiInfo): P
       components: { securitySchemes: (info.securitySchemes ?? {}) as never },
       security: info.security ? [...info.security] : [],
     },
+    transform: withBodyExamples as never,
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -7,11 +7,17 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import pino from 'pino';
 import { type ErrorHandling, installErrorHandler } from './error-handler.ts';
 import { installHealth } from './health.ts';
 import { installJsonBodyParser } from './json-body.ts';
-import { type LogConfig, loggerOptions, OneLinePerRequest } from './logger.ts';
+import {
+  type LogConfig,
+  logDestination,
+  loggerOptions,
+  noteErrorCode,
+  OneLinePerRequest,
+  type RequestLogFields,
+} from './logger.ts';
 import { installMetrics } from './metrics.ts';
 import { installLoadShedding, type SheddingOptions } from './load-shedding.ts';
 import { installOpenApi, type OpenApiInfo } from './openapi.ts';
@@ -28,6 +34,8 @@ export interface ServerOptions {
   readonly defaultMetrics?: boolean;
   /** A logger stream, for tests that assert on log output. */
   readonly logStream?: NodeJS.WritableStream;
+  /** Fields the service adds to each request's completion log line. */
+  readonly requestLogFields?: RequestLogFields;
   readonly fastify?: Partial<FastifyServerOptions>;
   /** Load shedding bounds (absent: none, as in the kit's own tests). */
   readonly shedding?: SheddingOptions;
@@ -41,19 +49,29 @@ export type App = FastifyInstance;
  * error handler. Routes are registered by the service after this returns.
  */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
-  // Asynchronous stdout writes (flushed on exit) keep logging off the request's critical path.
-  const destination = options.logStream ? undefined : pino.destination({ dest: 1, sync: false });
-  const logger = { ...loggerOptions(options.log, options.service), stream: options.logStream ?? destination };
+  const destination = options.logStream ? undefined : logDestination(options.log);
+  const logger = {
+    ...loggerOptions(options.log, options.service),
+    stream: options.logStream ?? destination?.stream,
+  };
   const app = Fastify({
     logger,
     bodyLimit: options.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(options.requestLogFields),
     return503OnClosing: true,
     frameworkErrors: (error, request, reply) => renderFrameworkError(options.errors, error, request, reply),
     ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+        // A documentation keyword some body schemas carry (named examples for /docs), never a
+        // rule. Routes that must also build on a bare Fastify use `config.bodyExamples` instead.
+        keywords: ['x-examples'],
+      },
     },
     ...options.fastify,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -67,7 +85,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   refuseReservedQueryKeys(instance, options.errors);
   drainKeepAliveOnClose(app);
   // Lines still buffered in the asynchronous destination are written before the process exits.
-  if (destination) app.addHook('onClose', async () => destination.flushSync());
+  if (destination) app.addHook('onClose', async () => destination.flush());
   installErrorHandler(app, options.errors);
   await installOpenApi(app, options.openapi);
   installMetrics(app, { prefix: options.service, defaultMetrics: options.defaultMetrics ?? true });
@@ -99,6 +117,7 @@ function renderFrameworkError(
       ? 'A segment of the request path is longer than any identifier of this service.'
       : 'The request path is not a valid URL: it contains a malformed percent-escape.';
   const appError = errors.fromFramework('bad_request', message, request);
+  noteErrorCode(request, appError.code);
   reply.code(appError.status);
   void Promise.resolve(errors.render(appError, request, reply)).catch(() => reply.code(500).send());
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { migrateToLatest, openDatabase } from '@app/db';
+import { migrateToLatest, newDatabaseNotice, openDatabase } from '@app/db';
 import { ConfigError } from '@app/http-kit';
 import { createUser, isEmail, MIN_PASSWORD_LENGTH } from '../auth/credentials.ts';
 import { loadEnergyConfig } from '../config.ts';
@@ -57,6 +57,7 @@ export async function energyctl(
     const { email, password } = await readUserArgs(argv, stdin);
     const config = loadEnergyConfig(env);
     const database = await openDatabase<EnergyDatabase>(config.databaseUrl);
+    if (database.created) err(newDatabaseNotice('energyctl', 'ENERGY_DATABASE_URL', config.databaseUrl));
     try {
       await migrateToLatest(database.db, energyMigrations);
       const credentials = await createUser(database.db, email, password);

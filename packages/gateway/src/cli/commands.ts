@@ -1,21 +1,28 @@
 /** The gatewayctl subcommands: thin wrappers over access/admin.ts that format the results. */
+import { existsSync } from 'node:fs';
 import type { Database } from '@app/db';
 import {
   addProject,
   addUser,
   approveMembership,
   issueToken,
+  type LimitChange,
   listTokens,
+  projectRateLimits,
   projectUsage,
   requestMembership,
   revokeMembership,
   revokeToken,
   setAllocation,
+  setProjectIpAllow,
+  setRateLimits,
 } from '../access/admin.ts';
+import type { RateLimits } from '../contracts.ts';
 import { loadSigningKeys, signingKeyLocation } from '../access/keys.ts';
 import { announceRevocation } from '../access/revocation-bus.ts';
 import type { GatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
+import { formatUsd } from '../money.ts';
 import type { Invocation } from './spec.ts';
 
 export interface Context {
@@ -49,7 +56,28 @@ async function announce(context: Context, what: string): Promise<void> {
   }
 }
 
-const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(2)}`;
+/** --rpm/--tpm/--concurrency as a change: a number sets, `none` removes, absent keeps. */
+function limitChange(args: Invocation): LimitChange {
+  const value = (name: string): number | null | undefined => {
+    const given = args.options[name];
+    if (typeof given !== 'string') return undefined;
+    return given === 'none' ? null : Number(given);
+  };
+  return {
+    requestsPerMinute: value('rpm'),
+    tokensPerMinute: value('tpm'),
+    concurrentRequests: value('concurrency'),
+  };
+}
+
+function describeLimits(limits: RateLimits): string {
+  const parts = [
+    limits.requestsPerMinute === undefined ? undefined : `${limits.requestsPerMinute} requests/min`,
+    limits.tokensPerMinute === undefined ? undefined : `${limits.tokensPerMinute} tokens/min`,
+    limits.concurrentRequests === undefined ? undefined : `${limits.concurrentRequests} at once`,
+  ].filter((part) => part !== undefined);
+  return parts.length === 0 ? 'none' : parts.join(', ');
+}
 
 function table(rows: readonly (readonly string[])[]): string[] {
   const widths = rows[0]?.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length))) ?? [];
@@ -85,6 +113,14 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
     const allow = project.ipAllow.length > 0 ? project.ipAllow.join(', ') : 'any address';
     print(`created project ${project.id} ${project.slug} (IP allowlist: ${allow})`);
   },
+  'projects ip-allow': async (context, args) => {
+    const cidrs = arg(args, 'CIDRS');
+    const ipAllow = cidrs === 'none' ? [] : [cidrs];
+    const project = await setProjectIpAllow(context.database.db, { slug: arg(args, 'SLUG'), ipAllow });
+    await announce(context, `project ${project.slug} ip-allow`);
+    const allow = project.ipAllow.length > 0 ? project.ipAllow.join(', ') : 'any address';
+    context.print(`${project.slug} IP allowlist: ${allow}`);
+  },
   'members request': membership(requestMembership),
   'members approve': async ({ database, print }, args) => {
     const result = await approveMembership(database.db, {
@@ -108,10 +144,25 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
     const slug = arg(args, 'SLUG');
     const usd = Number(arg(args, 'USD'));
     const result = await setAllocation(database.db, { slug, provider: arg(args, 'PROVIDER'), usd });
-    print(`${slug}/${result.provider} allocation set to ${dollars(result.allocatedMicros)}`);
+    print(`${slug}/${result.provider} allocation set to ${formatUsd(result.allocatedMicros)}`);
   },
-  'tokens issue': async ({ config, database, print }, args) => {
-    const keys = await loadSigningKeys(signingKeyLocation(config.dataDir, config.access.signingKeyPath));
+  'limits set': async ({ database, print }, args) => {
+    const slug = arg(args, 'SLUG');
+    const scope = arg(args, 'SCOPE');
+    const limits = await setRateLimits(database.db, { slug, scope, change: limitChange(args) });
+    print(`${slug} ${scope} limits: ${describeLimits(limits)}`);
+  },
+  'limits show': async ({ database, print }, args) => {
+    const limits = await projectRateLimits(database.db, arg(args, 'SLUG'));
+    print(`project: ${describeLimits(limits.project)}`);
+    print(`each token: ${describeLimits(limits.token)}`);
+  },
+  'tokens issue': async ({ config, database, print, warn }, args) => {
+    const location = signingKeyLocation(config.dataDir, config.access.signingKeyPath);
+    // A new key signs tokens no running gateway with another key file would accept: say so.
+    if (location.generate && !existsSync(location.path))
+      warn(`gatewayctl: no signing key at ${location.path}; generating a new one there`);
+    const keys = await loadSigningKeys(location);
     const ttl = args.options.ttl;
     const description = args.options.description;
     const issued = await issueToken(
@@ -155,10 +206,10 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
     if (buckets.length === 0) return print('no allocations');
     const rows = buckets.map((b) => [
       b.provider,
-      dollars(b.allocatedMicros),
-      dollars(b.spentMicros),
-      dollars(b.reservedMicros),
-      dollars(Math.max(0, b.allocatedMicros - b.spentMicros - b.reservedMicros)),
+      formatUsd(b.allocatedMicros),
+      formatUsd(b.spentMicros),
+      formatUsd(b.reservedMicros),
+      formatUsd(Math.max(0, b.allocatedMicros - b.spentMicros - b.reservedMicros)),
       String(b.requests),
       String(b.promptTokens),
       String(b.completionTokens),

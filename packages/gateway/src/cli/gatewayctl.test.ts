@@ -194,11 +194,76 @@ describe('gatewayctl', () => {
     await refused(/\(revoked\)/, ...issue('alice@example.com'));
   });
 
+  it('changes the IP allowlist of an existing project; none lifts it; bad ranges are refused', async () => {
+    await okInProcess('projects', 'add', 'fenced');
+    assert.equal(
+      await okInProcess('projects', 'ip-allow', 'fenced', '10.0.0.0/8,2001:db8::/32'),
+      'fenced IP allowlist: 10.0.0.0/8, 2001:db8::/32',
+    );
+    assert.equal(
+      await okInProcess('projects', 'ip-allow', 'fenced', 'none'),
+      'fenced IP allowlist: any address',
+    );
+    await refused(/not an IPv4\/IPv6 address or CIDR/i, 'projects', 'ip-allow', 'fenced', '10.0.0.0/99');
+    await refused(/No project 'nowhere'/, 'projects', 'ip-allow', 'nowhere', '10.0.0.0/8');
+    await fails(2, /missing CIDRS/, 'projects', 'ip-allow', 'fenced');
+  });
+
+  it('sets and shows rate limits per project and per token; none removes one, an option left out keeps it', async () => {
+    await okInProcess('projects', 'add', 'limited');
+    assert.equal(await okInProcess('limits', 'show', 'limited'), 'project: none\neach token: none');
+    assert.equal(
+      await okInProcess('limits', 'set', 'limited', 'project', '--rpm', '600', '--tpm', '2000000'),
+      'limited project limits: 600 requests/min, 2000000 tokens/min',
+    );
+    assert.equal(
+      await okInProcess('limits', 'set', 'limited', 'token', '--concurrency', '4'),
+      'limited token limits: 4 at once',
+    );
+    assert.equal(
+      await okInProcess('limits', 'set', 'limited', 'project', '--tpm', 'none', '--concurrency', '0'),
+      'limited project limits: 600 requests/min, 0 at once',
+    );
+    assert.equal(
+      await okInProcess('limits', 'show', 'limited'),
+      'project: 600 requests/min, 0 at once\neach token: 4 at once',
+    );
+    await refused(
+      /scope is 'project' or 'token', not 'team'/,
+      'limits',
+      'set',
+      'limited',
+      'team',
+      '--rpm',
+      '1',
+    );
+    await refused(/No project 'nope'/, 'limits', 'show', 'nope');
+    await fails(
+      2,
+      /--rpm must be a whole number or 'none', got '-1'/,
+      'limits',
+      'set',
+      'limited',
+      'token',
+      '--rpm=-1',
+    );
+    await fails(
+      2,
+      /--tpm must be a whole number or 'none', got '1.5'/,
+      'limits',
+      'set',
+      'limited',
+      'token',
+      '--tpm',
+      '1.5',
+    );
+  });
+
   it('reports an invalid configuration, naming the variable, with exit 1', async () => {
     const saved = env;
     env = { ...env, GATEWAY_TOKEN_TTL: 'forever' };
     try {
-      await fails(1, /access\.tokenTtl \(GATEWAY_TOKEN_TTL\)/, 'users', 'add', '--email', 'x@example.com');
+      await fails(1, /GATEWAY_TOKEN_TTL: must be a duration/, 'users', 'add', '--email', 'x@example.com');
     } finally {
       env = saved;
     }
@@ -233,7 +298,10 @@ describe('gatewayctl tokens against the running gateway', () => {
       ['allocations', 'set', 'lab', 'developer', '3.5'],
     ]) {
       // Set-up through the same entry point in this process; the tests below spawn the CLI.
-      const quiet = { out: () => {}, err: (line: string) => assert.fail(line) };
+      const quiet = {
+        out: () => {},
+        err: (line: string) => assert.match(line, /created a new, empty one/, 'only the new-database notice'),
+      };
       assert.equal(await main(args, env, quiet), 0);
     }
     const config = loadGatewayConfig(env, { overrides: { logLevel: 'silent' } });

@@ -29,6 +29,9 @@ function parse(argv: readonly string[]) {
         ttl: { type: 'string' },
         description: { type: 'string' },
         'ip-allow': { type: 'string' },
+        rpm: { type: 'string' },
+        tpm: { type: 'string' },
+        concurrency: { type: 'string' },
       },
     });
   } catch (error) {

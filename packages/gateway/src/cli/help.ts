@@ -3,16 +3,22 @@ export const HELP = `gatewayctl: administer the model gateway's accounts, projec
 Usage:
   gatewayctl users add --email E [--admin]
   gatewayctl projects add SLUG [--ip-allow CIDRS]
+  gatewayctl projects ip-allow SLUG CIDRS|none
   gatewayctl members request SLUG EMAIL
   gatewayctl members approve SLUG EMAIL [--admin]
   gatewayctl members revoke SLUG EMAIL
   gatewayctl allocations set SLUG PROVIDER USD
+  gatewayctl limits set SLUG project|token [--rpm N|none] [--tpm N|none] [--concurrency N|none]
+  gatewayctl limits show SLUG
   gatewayctl tokens issue --email E --project SLUG [--ttl 30m|12h|7d] [--description TEXT]
   gatewayctl tokens list --email E
   gatewayctl tokens revoke JTI
   gatewayctl usage SLUG
 
 Providers: developer, cloud_a, cloud_b, cloud_c. CIDRS: comma-separated IPv4/IPv6 ranges.
+Limits: "project" limits the project as a whole, "token" each of its tokens; --rpm requests
+per minute, --tpm tokens per minute, --concurrency requests at once; none removes a limit,
+an option left out keeps its value. Changes reach every gateway instance within a second.
 "tokens issue" prints only the token (shown once; the gateway stores only its id).
 
 Configuration is read like the server's: GATEWAY_DATABASE_URL, GATEWAY_DATA_DIR,

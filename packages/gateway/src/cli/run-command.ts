@@ -1,5 +1,5 @@
 /** The heavy half of gatewayctl: config, database, admin service. Loaded only for valid usage. */
-import { migrateToLatest, openDatabase } from '@app/db';
+import { migrateToLatest, newDatabaseNotice, openDatabase } from '@app/db';
 import { ConfigError } from '@app/http-kit';
 import { AccessAdminError } from '../access/admin.ts';
 import { loadGatewayConfig } from '../config.ts';
@@ -19,6 +19,7 @@ export async function runCommand(
   try {
     const config = loadGatewayConfig(env);
     const database = await openDatabase<GatewayDatabase>(config.databaseUrl);
+    if (database.created) io.err(newDatabaseNotice('gatewayctl', 'GATEWAY_DATABASE_URL', config.databaseUrl));
     try {
       await migrateToLatest(database.db, gatewayMigrations);
       await handler({ config, database, print: io.out, warn: io.err }, invocation);

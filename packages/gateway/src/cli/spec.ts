@@ -13,10 +13,13 @@ export interface CommandSpec {
 export const SPECS: Readonly<Record<string, CommandSpec>> = {
   'users add': { args: [], required: ['email'], flags: ['admin'] },
   'projects add': { args: ['SLUG'], optional: ['ip-allow'] },
+  'projects ip-allow': { args: ['SLUG', 'CIDRS'] },
   'members request': { args: ['SLUG', 'EMAIL'] },
   'members approve': { args: ['SLUG', 'EMAIL'], flags: ['admin'] },
   'members revoke': { args: ['SLUG', 'EMAIL'] },
   'allocations set': { args: ['SLUG', 'PROVIDER', 'USD'] },
+  'limits set': { args: ['SLUG', 'SCOPE'], optional: ['rpm', 'tpm', 'concurrency'] },
+  'limits show': { args: ['SLUG'] },
   'tokens issue': { args: [], required: ['email', 'project'], optional: ['ttl', 'description'] },
   'tokens list': { args: [], required: ['email'] },
   'tokens revoke': { args: ['JTI'] },
@@ -54,6 +57,11 @@ export function validate(
     if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`missing --${name}`);
   }
   const args = Object.fromEntries(spec.args.map((name, i) => [name, rest[i] ?? '']));
+  for (const name of ['rpm', 'tpm', 'concurrency']) {
+    const value = options[name];
+    if (value !== undefined && (typeof value !== 'string' || !/^(\d+|none)$/.test(value)))
+      throw new UsageError(`--${name} must be a whole number or 'none', got '${String(value)}'`);
+  }
   if (args.USD !== undefined && !/^\d+(\.\d+)?$/.test(args.USD))
     throw new UsageError(`USD must be a non-negative number, got '${args.USD}'`);
   return { command, args, options };

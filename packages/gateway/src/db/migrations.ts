@@ -82,7 +82,143 @@ const access0001: Migration = {
   },
 };
 
+/**
+ * The account dashboard: identities from OpenID Connect providers (a user is matched by issuer
+ * and subject), server-side sessions and sign-ins in progress. Session and login ids are stored
+ * as SHA-256 hashes, so a copy of the database does not sign anyone in.
+ */
+const dashboardIdentitiesSessions: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('user_identities')
+      .addColumn('issuer', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_sign_in_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('user_identities_pk', ['issuer', 'subject'])
+      .execute();
+    await db.schema.createIndex('user_identities_user').on('user_identities').columns(['user_id']).execute();
+    await db.schema
+      .createTable('dashboard_sessions')
+      .addColumn('id_hash', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('seen_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('id_token', 'text')
+      .execute();
+    await db.schema
+      .createIndex('dashboard_sessions_expiry')
+      .on('dashboard_sessions')
+      .columns(['expires_at'])
+      .execute();
+    await db.schema
+      .createTable('dashboard_logins')
+      .addColumn('id_hash', 'text', (c) => c.primaryKey())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('nonce', 'text', (c) => c.notNull())
+      .addColumn('code_verifier', 'text', (c) => c.notNull())
+      .addColumn('return_to', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    for (const table of ['dashboard_logins', 'dashboard_sessions', 'user_identities'])
+      await db.schema.dropTable(table).execute();
+  },
+};
+
+/**
+ * Rate limits set by gateway admins per project: one row for the project as a whole, one for
+ * each of its tokens (scope `token`). A NULL column is no limit on that dimension.
+ */
+const rateLimits: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('rate_limits')
+      .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id'))
+      .addColumn('scope', 'text', (c) => c.notNull())
+      .addColumn('requests_per_minute', 'bigint')
+      .addColumn('tokens_per_minute', 'bigint')
+      .addColumn('concurrent_requests', 'bigint')
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('rate_limits_pk', ['project_id', 'scope'])
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('rate_limits').execute();
+  },
+};
+
+/**
+ * The audit trail of account changes (tokens issued and revoked, memberships, allocations,
+ * projects and their IP allowlists): who, when, what. Listed per project, newest first, by id.
+ */
+const auditEvents: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('audit_events')
+      .addColumn('id', 'integer', idColumn(db))
+      .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id'))
+      .addColumn('actor_user_id', 'integer', (c) => c.references('users.id'))
+      .addColumn('actor', 'text', (c) => c.notNull())
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('detail', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('audit_events_project')
+      .on('audit_events')
+      .columns(['project_id', 'id'])
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('audit_events').execute();
+  },
+};
+
+/**
+ * Budget leases (docs/gateway/access.md, "Allocations and the ledger"): each gateway instance
+ * holds part of a bucket and reserves against it in memory. `amount_micros` is what the lease
+ * holds in `allocations.reserved_micros` now; a lease that is not renewed before `expires_at`
+ * (its instance died) is closed by any other instance, and its amount at that moment is the most
+ * usage the instance can have left unrecorded. Closed leases stay as that record.
+ */
+const budgetLeases: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('budget_leases')
+      .addColumn('id', 'integer', idColumn(db))
+      .addColumn('instance_id', 'text', (c) => c.notNull())
+      .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id'))
+      .addColumn('provider', 'text', (c) => c.notNull())
+      .addColumn('amount_micros', 'bigint', (c) => c.notNull())
+      .addColumn('leased_micros', 'bigint', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('closed_at', 'text')
+      .addColumn('closed_as', 'text')
+      .execute();
+    // The expiry sweep reads only open leases.
+    await db.schema
+      .createIndex('budget_leases_open')
+      .on('budget_leases')
+      .columns(['closed_at', 'expires_at'])
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('budget_leases').execute();
+  },
+};
+
 /** Every schema change of the gateway, in order. Never edit one that has shipped. */
 export const gatewayMigrations: Record<string, Migration> = {
   '0001_access': access0001,
+  '0002_dashboard_identities_sessions': dashboardIdentitiesSessions,
+  '0003_rate_limits': rateLimits,
+  '0004_audit_events': auditEvents,
+  '0005_budget_leases': budgetLeases,
 };

@@ -39,7 +39,7 @@ export interface AllocationsTable {
   provider: string;
   allocated_micros: number;
   spent_micros: Generated<number>;
-  /** Sum of open reservations (requests in flight). */
+  /** Held by the instances' budget leases (and open reservations of pre-lease gateways). */
   reserved_micros: Generated<number>;
   updated_at: string;
 }
@@ -78,6 +78,97 @@ export interface UsageTable {
   settled_at: string | null;
 }
 
+/** A user's identity at an OpenID Connect provider; (issuer, subject) is the match key. */
+export interface UserIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: number;
+  /** The email the provider sent at the last sign-in. */
+  email: string;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
+/** A signed-in dashboard browser; the cookie holds the id, the table its SHA-256. */
+export interface DashboardSessionsTable {
+  id_hash: string;
+  user_id: number;
+  created_at: string;
+  /** Last request (idle expiry counts from here); written at most once a minute. */
+  seen_at: string;
+  /** Absolute expiry. */
+  expires_at: string;
+  /** For signing out at the identity provider (id_token_hint). */
+  id_token: string | null;
+}
+
+/** A sign-in in progress: what the callback must check (state, nonce, PKCE verifier). */
+export interface DashboardLoginsTable {
+  id_hash: string;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+  created_at: string;
+}
+
+export type RateLimitScope = 'project' | 'token';
+
+/** Limits of a project (scope `project`) or of each of its tokens (scope `token`); NULL: none. */
+export interface RateLimitsTable {
+  project_id: number;
+  scope: RateLimitScope;
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
+  concurrent_requests: number | null;
+  updated_at: string;
+}
+
+export type AuditAction =
+  | 'project.create'
+  | 'project.ip_allow'
+  | 'membership.request'
+  | 'membership.approve'
+  | 'membership.revoke'
+  | 'allocation.set'
+  | 'token.issue'
+  | 'token.revoke';
+
+/** One account change: who (a user, or the operator's gatewayctl), when, what. */
+export interface AuditEventsTable {
+  id: Generated<number>;
+  project_id: number;
+  /** The signed-in user who acted; NULL for the operator (gatewayctl). */
+  actor_user_id: number | null;
+  /** The actor as shown: the user's email at the time, or `gatewayctl`. */
+  actor: string;
+  action: AuditAction;
+  /** Whom or what it concerns: a member's email, a token's description, a provider bucket. */
+  subject: string;
+  /** The change in words, e.g. `$5.00 -> $10.00`. */
+  detail: string;
+  created_at: string;
+}
+
+/** `returned` at graceful shutdown or when idle; `expired` when its instance stopped renewing it. */
+export type LeaseClosure = 'returned' | 'expired';
+
+/** Budget one gateway instance holds from a bucket (`allocations.reserved_micros` counts it). */
+export interface BudgetLeasesTable {
+  id: Generated<number>;
+  instance_id: string;
+  project_id: number;
+  provider: string;
+  /** Held now; at closure, what was still held (for `expired`: the most that went unrecorded). */
+  amount_micros: number;
+  /** Everything ever leased into it. */
+  leased_micros: number;
+  created_at: string;
+  expires_at: string;
+  closed_at: string | null;
+  closed_as: LeaseClosure | null;
+}
+
 export interface GatewayDatabase {
   users: UsersTable;
   projects: ProjectsTable;
@@ -85,4 +176,10 @@ export interface GatewayDatabase {
   allocations: AllocationsTable;
   access_tokens: AccessTokensTable;
   usage: UsageTable;
+  user_identities: UserIdentitiesTable;
+  dashboard_sessions: DashboardSessionsTable;
+  dashboard_logins: DashboardLoginsTable;
+  rate_limits: RateLimitsTable;
+  audit_events: AuditEventsTable;
+  budget_leases: BudgetLeasesTable;
 }

@@ -170,6 +170,8 @@ describe('budget: a provider that cannot pay', () => {
     // reservation is what finds the bucket empty, and the chat path moves on.
     const usd = (row?.cost_micros ?? 0) / 1_000_000;
     await setAllocation(t.database.db, { slug: 'apollo', provider: 'developer', usd });
+    // A lowered allocation reaches the instance's budget lease within 1 s (docs/gateway/access.md).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const second = await post('gpt-5.4');
     assert.equal(second.statusCode, 200);
     assert.match(String(second.headers['x-gateway-applied']), /provider=cloud_c/);

@@ -57,10 +57,10 @@ describe('model names and option headers on POST /v1/chat/completions', () => {
     assert.equal(unusable.ignored, 'effort=minimal');
     const unknown = await post('gpt-5.4@developer', {
       'x-gateway-effort': 'turbo',
-      'x-gateway-compression': 'compact',
+      'x-gateway-compression': 'squeeze',
     });
     assert.equal(unknown.status, 200);
-    assert.equal(unknown.ignored, 'effort=turbo, compression=compact');
+    assert.equal(unknown.ignored, 'effort=turbo, compression=squeeze');
     const noFlex = await post('gpt-5.4@cloud_c', { 'x-gateway-service-tier': 'flex' });
     assert.match(noFlex.applied, /provider=cloud_c, effort=none, tier=standard/);
     assert.equal(noFlex.ignored, 'tier=flex');
@@ -83,7 +83,7 @@ describe('model names and option headers on POST /v1/chat/completions', () => {
       'gpt-5.4:high:low',
       'gpt-5.4:minimal',
       'gpt-5.4:flex@cloud_c',
-      'gpt-5.4:compact',
+      'gpt-5.4:compact:compressed',
     ]) {
       const response = await post(model);
       assert.equal(response.status, 400, model);

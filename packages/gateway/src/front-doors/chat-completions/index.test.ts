@@ -11,6 +11,7 @@ import type { Ledger, Principal, RoutePlan, Router, Selection, UsageRecord } fro
 import { type UpstreamConfig, UpstreamConfigSchema } from '../../upstream/config.ts';
 import { createNoneSigner } from '../../upstream/credentials/index.ts';
 import { createUpstream } from '../../upstream/index.ts';
+import { memoryLimiter } from '../../limits/index.ts';
 import { chatRoutes } from './index.ts';
 
 const principal: Principal = {
@@ -20,6 +21,7 @@ const principal: Principal = {
   projectSlug: 'apollo',
   tokenId: 'jti',
   tokenExpiresAt: new Date('2099-01-01T00:00:00Z'),
+  limits: { project: {}, token: {} },
 };
 const plan: RoutePlan = {
   requested: 'm',
@@ -81,7 +83,7 @@ async function app(sim: Simulator, settleDelayMs: number, reasoningControl = tru
   const upstream = await createUpstream({ config, log: pino({ level: 'silent' }) });
   const deps = fakes(sim, settleDelayMs, reasoningControl);
   const server = Fastify();
-  await server.register(chatRoutes({ ...deps, upstream }));
+  await server.register(chatRoutes({ ...deps, upstream, limiter: memoryLimiter({ leaseMs: 60_000 }) }));
   server.addHook('onClose', () => upstream.close());
   return { server, settled: deps.settled };
 }

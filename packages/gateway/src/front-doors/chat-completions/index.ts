@@ -1,9 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
-import type { AccessControl, Ledger, Router } from '../../contracts.ts';
+import type { AccessControl, Ledger, RateLimiter, Router } from '../../contracts.ts';
+import { pendingUntilClose, sendAsBuilt } from '../../pipeline/answer.ts';
 import { appliedHeadersHook } from '../../pipeline/applied.ts';
 import type { Upstream } from '../../upstream/index.ts';
 import { chatHandler } from './handler.ts';
+import { CHAT_EXAMPLES, CHAT_RESPONSES, ChatHeadersSchema } from './openapi.ts';
 import { ChatRequestSchema } from './request-schema.ts';
 
 export interface ChatDeps {
@@ -11,6 +13,7 @@ export interface ChatDeps {
   readonly ledger: Ledger;
   readonly router: Router;
   readonly upstream: Upstream;
+  readonly limiter: RateLimiter;
   /** Counts upstream usage figures beyond what a request could produce (a metric). */
   readonly onUsageAnomaly?: (provider: string) => void;
 }
@@ -20,12 +23,15 @@ const DESCRIPTION = `OpenAI-compatible chat completions. Name the model as \`<ba
 \`nocompress\`), or use the \`X-Gateway-Provider\`, \`X-Gateway-Effort\`, \`X-Gateway-Service-Tier\`
 and \`X-Gateway-Compression\` headers. Every response carries \`X-Gateway-Applied\` (and
 \`X-Gateway-Ignored\` when a header input was not usable). With \`stream: true\` the answer is
-Server-Sent Events exactly as OpenAI sends them. Unknown body fields are passed to the upstream.`;
+Server-Sent Events exactly as OpenAI sends them. Unknown body fields are passed to the upstream.
+
+Try it: press **Authorize** and paste a token (see the security scheme), pick an example body, **Execute**.
+Every example runs as it is against the embedded default (its simulated providers).`;
 
 export function chatRoutes(deps: ChatDeps): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const pending = new Set<Promise<unknown>>();
+    const pending = pendingUntilClose(app);
     const handle = chatHandler({ ...deps, log: app.log, pending });
     app.post(
       '/v1/chat/completions',
@@ -35,15 +41,15 @@ export function chatRoutes(deps: ChatDeps): FastifyPluginAsync {
           summary: 'Create a chat completion',
           description: DESCRIPTION,
           security: [{ bearerAuth: [] }],
+          headers: ChatHeadersSchema,
           body: ChatRequestSchema,
+          response: CHAT_RESPONSES,
         },
+        config: { bodyExamples: CHAT_EXAMPLES },
+        serializerCompiler: sendAsBuilt,
         onSend: appliedHeadersHook,
       },
       (request, reply) => handle(request, request.body, reply),
     );
-    // Ledger writes of answered requests finish before the database closes.
-    app.addHook('onClose', async () => {
-      while (pending.size > 0) await Promise.allSettled([...pending]);
-    });
   };
 }

@@ -180,6 +180,7 @@ describe('X-Gateway-Applied reports the tier the upstream served', () => {
     assert.match(String(response.headers['x-gateway-applied']), /tier=standard/);
     const streamed = await post(gateway, { model: 'gpt-5.4:flex@developer', messages, stream: true });
     assert.equal(streamed.statusCode, 200, streamed.body);
+    assert.match(String(streamed.headers['x-gateway-applied']), /tier=standard/, 'streamed too');
     const rows = await gateway.settledUsage(2);
     assert.deepEqual(
       rows.map((row) => row.cost_micros),

@@ -16,6 +16,7 @@ import { DEFAULT_UPSTREAMS_PATH, readJsonFile } from '../../routing/index.ts';
 import { type GatewayConfig, loadGatewayConfig } from '../../config.ts';
 import type { Principal, ProviderId } from '../../contracts.ts';
 import type { GatewayDatabase, UsageTable } from '../../db/schema.ts';
+import { ledgersSettled } from '../../ledger/testing.ts';
 
 export interface ChatTestOptions {
   /** Simulator behaviour for every request (requests can add their own `x_simulator`). */
@@ -23,10 +24,16 @@ export interface ChatTestOptions {
   readonly allocations?: Partial<Record<ProviderId, number>>;
   readonly upstream?: Record<string, unknown>;
   readonly routing?: Record<string, unknown>;
+  /** Dashboard settings (default: the configuration's). */
+  readonly dashboard?: Record<string, unknown>;
   /** Load-shedding bounds (default: the configuration's). */
   readonly shedding?: Record<string, unknown>;
+  /** Prompt compression settings (default: the configuration's). */
+  readonly compression?: Record<string, unknown>;
   /** Replaces the bundled simulated upstreams: every provider at `baseUrl` with this timeout. */
   readonly endpoint?: { readonly baseUrl?: string; readonly timeoutMs?: number };
+  /** Receives the gateway's JSON log lines at level info (otherwise logging is silent). */
+  readonly logStream?: NodeJS.WritableStream;
 }
 
 export interface ChatTestApp {
@@ -85,10 +92,12 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
     {
       overrides: {
         dataDir,
-        logLevel: 'silent',
+        logLevel: options.logStream ? 'info' : 'silent',
         routing,
         upstream: options.upstream ?? {},
         ...(options.shedding ? { shedding: options.shedding } : {}),
+        ...(options.dashboard ? { dashboard: options.dashboard } : {}),
+        ...(options.compression ? { compression: options.compression } : {}),
       },
     },
   );
@@ -97,6 +106,7 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
     simulatorUrl: sim.url,
     env: sim.credentialEnv,
     defaultMetrics: false,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   const { token, principal } = await seedAccount(isolated.database, {
     email: 'ada@example.com',
@@ -115,6 +125,7 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
     headers: (extra = {}) => ({ authorization: `Bearer ${token}`, ...extra }),
     lastUpstreamBody: () => (sim.received.at(-1)?.body ?? {}) as Record<string, unknown>,
     async settledUsage(count) {
+      await ledgersSettled(); // rows are group-committed a few ms after their request ends
       const deadline = Date.now() + 5_000;
       for (;;) {
         const rows = await db.selectFrom('usage').selectAll().orderBy('id').execute();

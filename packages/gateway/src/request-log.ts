@@ -1,0 +1,68 @@
+/**
+ * The gateway's fields on the one completion line the kit logs per request (http-kit
+ * logger.ts): who asked, what was asked and served, how, and what it cost. Each stage notes its
+ * facts here as it decides them; this module turns them into log fields once, at completion.
+ * Never prompt text, never the token (its id, the `jti`, identifies it).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Principal, UsageRecord } from './contracts.ts';
+import { appliedState } from './pipeline/applied.ts';
+
+export interface RequestFacts {
+  caller?: Pick<Principal, 'userId' | 'projectSlug' | 'tokenId'>;
+  charged?: Pick<UsageRecord, 'promptTokens' | 'completionTokens' | 'costMicros'>;
+  /** Milliseconds from sending the upstream request to its response headers. */
+  upstreamMs?: number;
+}
+
+const facts = new WeakMap<FastifyRequest, RequestFacts>();
+
+export function requestFacts(request: FastifyRequest): RequestFacts {
+  let found = facts.get(request);
+  if (!found) {
+    found = {};
+    facts.set(request, found);
+  }
+  return found;
+}
+
+/** Called by authentication: the caller is known even when the request fails later. */
+export function noteCaller(request: FastifyRequest, principal: Principal): void {
+  const { userId, projectSlug, tokenId } = principal;
+  requestFacts(request).caller = { userId, projectSlug, tokenId };
+}
+
+/** A client may send any string as the model; the log keeps a bounded prefix of it. */
+const MAX_MODEL_CHARS = 200;
+
+function askedModel(request: FastifyRequest): string | undefined {
+  const body = request.body;
+  if (body === null || typeof body !== 'object' || !('model' in body)) return undefined;
+  const model = body.model;
+  return typeof model === 'string' ? model.slice(0, MAX_MODEL_CHARS) : undefined;
+}
+
+/** The kit's `requestLogFields` hook: only what is known, so a 404 line stays short. */
+export function gatewayRequestLogFields(request: FastifyRequest): Record<string, unknown> | undefined {
+  const known = facts.get(request);
+  const applied = appliedState(request);
+  const model = askedModel(request);
+  if (!known && applied.model === undefined && model === undefined) return undefined;
+  const fields: Record<string, unknown> = {
+    userId: known?.caller?.userId,
+    project: known?.caller?.projectSlug,
+    tokenId: known?.caller?.tokenId,
+    model,
+    servedModel: applied.model,
+    provider: applied.provider,
+    effort: applied.options?.effort,
+    tier: applied.options?.tier,
+    compression: applied.options?.compression,
+    inputTokens: known?.charged?.promptTokens,
+    outputTokens: known?.charged?.completionTokens,
+    costMicros: known?.charged?.costMicros,
+    upstreamMs: known?.upstreamMs,
+  };
+  for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
+  return fields;
+}

@@ -1,0 +1,204 @@
+/**
+ * Every example of README.md and docs/ runs against the embedded default, as a reader would run
+ * it: shell and console blocks in bash (curl included, with a real token; a console block's
+ * `HTTP/1.1 NNN` line is the status it must get), TypeScript blocks with the project's Node,
+ * JSON blocks parsed, and every model name mentioned sent as a chat call (a name the text says
+ * is an error, `... is a 400`, must get that status). A block that cannot run carries
+ * `<!-- docs-examples: skip (reason) -->` on the line before it; that stays rare.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { buildCatalog } from '../packages/gateway/src/routing/catalog.ts';
+import { DEFAULT_CATALOG_PATH, readJsonFile } from '../packages/gateway/src/routing/index.ts';
+import { REASONING_TOKENS } from '../packages/upstream-simulator/src/reply.ts';
+import { DEFAULT_REPLY_TOKENS } from '../packages/upstream-simulator/src/respond.ts';
+import { type Block, blocksOf, docFiles, type Mention, modelMentions, ROOT } from './docs-examples.ts';
+import { type EmbeddedDefault, startEmbeddedDefault } from './embedded-default.ts';
+
+const SHELL = new Set(['sh', 'bash', 'shell', 'console']);
+const EXECUTED = new Set([...SHELL, 'ts', 'js', 'json']);
+const blocks = docFiles().flatMap(blocksOf);
+const curlAvailable = spawnSync('curl', ['--version']).status === 0;
+
+/** curl as the docs write it, with each answer's status appended to $DOCS_STATUS_FILE. */
+const PRELUDE = `
+curl() {
+  local body status
+  body=$(mktemp)
+  status=$(command curl --silent --show-error --output "$body" --write-out '%{http_code}' "$@") || { cat "$body"; rm -f "$body"; return 1; }
+  cat "$body"; rm -f "$body"
+  echo "$status" >> "$DOCS_STATUS_FILE"
+}
+`;
+
+interface Outcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly statuses: number[];
+}
+
+describe('every example of the docs works against the embedded default', () => {
+  let running: EmbeddedDefault;
+  let dir: string;
+  let gatewayToken: string;
+  before(async () => {
+    running = await startEmbeddedDefault();
+    gatewayToken = running.gatewayToken();
+    dir = mkdtempSync(join(tmpdir(), 'docs-examples-'));
+  });
+  after(async () => {
+    await running.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The docs' placeholders and local URLs, pointed at the running services. */
+  const localise = (text: string) =>
+    text
+      .replaceAll('{base_url}', running.gatewayUrl)
+      .replaceAll('http://127.0.0.1:8080', running.gatewayUrl)
+      .replaceAll('http://127.0.0.1:8081', running.energyUrl)
+      .replace(/http:\/\/127\.0\.0\.1:18642/g, running.energyUrl);
+
+  let runs = 0;
+  function bash(script: string, env: NodeJS.ProcessEnv): Outcome {
+    const statusFile = join(dir, `statuses-${runs++}`);
+    const result = spawnSync('bash', ['-c', `set -euo pipefail\n${PRELUDE}\n${script}`], {
+      cwd: ROOT,
+      env: { ...running.env, GATEWAY_TOKEN: gatewayToken, ...env, DOCS_STATUS_FILE: statusFile },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    let statuses: number[] = [];
+    try {
+      statuses = readFileSync(statusFile, 'utf8').trim().split('\n').filter(Boolean).map(Number);
+    } catch {
+      // no curl in this script
+    }
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr, statuses };
+  }
+
+  const at = (block: Block) => `${block.file}:${block.line}`;
+
+  function runShell(block: Block): void {
+    const outcome = bash(localise(block.text), {});
+    assert.equal(outcome.code, 0, `${at(block)}: exit ${outcome.code}\n${outcome.stderr}${outcome.stdout}`);
+    for (const status of outcome.statuses) assert.ok(status < 400, `${at(block)}: a curl got ${status}`);
+  }
+
+  /** `$ command` lines (with their continuation lines) and the output the block shows after each. */
+  function consoleSteps(text: string): Array<{ command: string; expected: number | undefined }> {
+    const steps: Array<{ command: string; expected: number | undefined }> = [];
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      if (!lines[i]?.startsWith('$ ')) continue;
+      let command = (lines[i] ?? '').slice(2);
+      while ((command.endsWith('\\') || (command.split("'").length - 1) % 2 === 1) && i + 1 < lines.length)
+        command += `\n${lines[++i]}`;
+      const next = lines.slice(i + 1).find((line) => line.trim() !== '');
+      const status = next?.match(/^HTTP\/1\.1 (\d{3})/)?.[1];
+      steps.push({ command, expected: status ? Number(status) : undefined });
+    }
+    return steps;
+  }
+
+  function runConsole(block: Block): void {
+    const session: Record<string, string> = {};
+    for (const { command, expected } of consoleSteps(block.text)) {
+      const assignments = /^(\w+=\S+)(\s+\w+=\S+)*$/.test(command) ? command.split(/\s+/) : [];
+      if (assignments.length > 0) {
+        for (const pair of assignments) {
+          const [name = '', value = ''] = pair.split(/=(.*)/s);
+          // A token the reader copies from an earlier output is the one this run really got.
+          if (!(name === 'TOKEN' && session.TOKEN)) session[name] = localise(value);
+        }
+        continue;
+      }
+      const outcome = bash(localise(command), session);
+      const label = `${at(block)}: ${command.split('\n')[0]}`;
+      assert.equal(outcome.code, 0, `${label}: exit ${outcome.code}\n${outcome.stderr}${outcome.stdout}`);
+      for (const status of outcome.statuses)
+        assert.ok(expected === undefined ? status < 400 : status === expected, `${label}: got ${status}`);
+      const printed = /^\{.*\}\s*$/s.test(outcome.stdout)
+        ? (JSON.parse(outcome.stdout) as { token?: unknown })
+        : {};
+      if (typeof printed.token === 'string') session.TOKEN = printed.token;
+    }
+  }
+
+  function runTypeScript(block: Block): void {
+    const result = spawnSync(
+      process.execPath,
+      ['--input-type=module-typescript', '-e', localise(block.text)],
+      {
+        cwd: ROOT,
+        env: { ...running.env, GATEWAY_TOKEN: gatewayToken },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    assert.equal(result.status, 0, `${at(block)}: ${result.stderr}`);
+  }
+
+  // First: a block below sets rate limits on the demo project, as the docs show.
+  it('every model name the docs mention resolves and answers as the text says', async () => {
+    const catalog = buildCatalog(readJsonFile(DEFAULT_CATALOG_PATH));
+    const mentions = docFiles().flatMap((file) =>
+      modelMentions(file, (base) => catalog.lookup(base) !== undefined),
+    );
+    const unique = new Map<string, Mention>();
+    for (const mention of mentions) unique.set(`${mention.name} ${mention.status}`, mention);
+    assert.ok(unique.size > 20, `${unique.size} model names found`);
+    const failures: string[] = [];
+    for (const { name, where, status } of unique.values()) {
+      const response = await fetch(`${running.gatewayUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gatewayToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: name, messages: [{ role: 'user', content: 'Hello' }] }),
+      });
+      const text = await response.text();
+      if (response.status !== status)
+        failures.push(`${where} ${name}: ${response.status} (expected ${status}) ${text}`);
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  for (const block of blocks.filter((b) => EXECUTED.has(b.lang))) {
+    const skip =
+      block.skip ?? (SHELL.has(block.lang) && !curlAvailable ? 'curl is not installed here' : undefined);
+    it(`${at(block)} (${block.lang})`, { skip }, () => {
+      if (block.lang === 'json') JSON.parse(block.text);
+      else if (block.lang === 'console') runConsole(block);
+      else if (SHELL.has(block.lang)) runShell(block);
+      else runTypeScript(block);
+    });
+  }
+
+  it("simulator.md's numbers are the simulator's own", () => {
+    const text = readFileSync(join(ROOT, 'docs/gateway/simulator.md'), 'utf8').replace(/\s+/g, ' ');
+    const efforts = Object.entries(REASONING_TOKENS)
+      .map(([effort, tokens]) => `${effort} ${tokens}`)
+      .join(', ');
+    assert.ok(text.includes(`(${efforts})`), `the reasoning tokens per effort: (${efforts})`);
+    assert.ok(text.includes(`${DEFAULT_REPLY_TOKENS} by default for a simulator started on its own`));
+  });
+
+  it('the opt-out marker is rare and always says why', () => {
+    const executable = blocks.filter((b) => EXECUTED.has(b.lang));
+    const skipped = executable.filter((b) => b.skip !== undefined);
+    assert.ok(executable.length >= 15, `${executable.length} executable blocks`);
+    assert.ok(skipped.length <= 3, `skipped: ${skipped.map(at).join(', ')}`);
+    const markers = docFiles().flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(
+          (line) => line.includes('docs-examples:') && !/^<!-- docs-examples: skip \(.+\) -->$/.test(line),
+        ),
+    );
+    assert.deepEqual(markers, [], 'malformed markers');
+  });
+});
