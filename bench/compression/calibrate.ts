@@ -28,7 +28,7 @@ const client = new Anthropic({
   baseURL: realKey ? process.env.ANTHROPIC_BASE_URL : `${sim?.url}/anthropic`,
   maxRetries: 2,
 });
-const claude = tokenizerFor('anthropic');
+const claude = await tokenizerFor('anthropic');
 const errors = new Map<string, number[]>();
 for (const entry of buildCorpus().slice(0, Number(values.limit))) {
   const source = compressedSource({ api: 'anthropic-messages', body: {} }, entry.request);

@@ -42,7 +42,8 @@ const corpus = buildCorpus().map((entry) => ({
   request: entry.request,
   frozen: frozenPrefix(entry.request),
 }));
-const tokens = corpus.reduce((sum, entry) => sum + requestTokens(entry.request, tokenizerFor('openai')), 0);
+const o200k = await tokenizerFor('openai');
+const tokens = corpus.reduce((sum, entry) => sum + requestTokens(entry.request, o200k), 0);
 
 let differ = 0;
 for (const { request, frozen } of corpus)

@@ -252,7 +252,7 @@ export function buildCorpus(seed = 20261124): Conversation[] {
 if (import.meta.main) {
   const { tokenizerFor } = await import('@app/gateway/compression/tokenizers.ts');
   const { requestTokens } = await import('@app/gateway/compression/count.ts');
-  const o200k = tokenizerFor('openai');
+  const o200k = await tokenizerFor('openai');
   for (const entry of buildCorpus())
     console.log(entry.id.padEnd(14), String(requestTokens(entry.request, o200k)).padStart(8), 'o200k tokens');
 }

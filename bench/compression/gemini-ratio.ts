@@ -12,8 +12,8 @@ import { gemmaTokenizer } from '@app/gateway/compression/gemma-reference.ts';
 import { GEMINI_PER_O200K, tokenizerFor } from '@app/gateway/compression/tokenizers.ts';
 import { buildCorpus } from './corpus.ts';
 
-const o200k = tokenizerFor('openai');
-const estimate = tokenizerFor('google');
+const o200k = await tokenizerFor('openai');
+const estimate = await tokenizerFor('google');
 const gemma = await gemmaTokenizer();
 const kinds = new Map<string, { o200k: number; gemma: number; errors: number[] }>();
 let totalO200k = 0;

@@ -34,10 +34,10 @@ if (mode === undefined) {
   if (!prompt) throw new Error('empty corpus');
   const before = process.memoryUsage().rss;
   const start = performance.now();
-  // Both import the gateway's tokenizers module (o200k and Claude, loaded by any gateway).
+  // The gateway loads o200k on the first request that compresses for OpenAI or Gemini models.
   const { tokenizerFor } = await import('@app/gateway/compression/tokenizers.ts');
   const { gemmaTokenizer } = await import('@app/gateway/compression/gemma-reference.ts');
-  const tokenizer = mode === 'gemma' ? await gemmaTokenizer() : tokenizerFor('google');
+  const tokenizer = mode === 'gemma' ? await gemmaTokenizer() : await tokenizerFor('google');
   requestTokens(prompt, tokenizer);
   const ms = performance.now() - start;
   const after = process.memoryUsage().rss;

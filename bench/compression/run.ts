@@ -121,8 +121,7 @@ interface Row {
   fits: number;
 }
 
-function measure(family: string) {
-  const tokenizer = tokenizerFor(VENDORS[family]);
+function measure(tokenizer: Tokenizer) {
   const rows = new Map<Kind, Row>();
   const timing = { tokens: 0, coldMs: 0, warmMs: 0, transformMs: 0, compressedMs: 0 };
   for (const entry of buildCorpus()) {
@@ -174,10 +173,7 @@ function measure(family: string) {
 }
 
 /** The same tokenizer without its memo: the first time a prompt's texts are seen. */
-function memoFree(tokenizer: Tokenizer): Tokenizer {
-  const base = tokenizerFor(
-    tokenizer.name === 'claude' ? 'anthropic' : tokenizer.name === 'gemini' ? 'google' : 'openai',
-  );
+function memoFree(base: Tokenizer): Tokenizer {
   let salt = 0;
   // A fresh suffix per text defeats the memo while costing about one token per count.
   return { name: base.name, count: (value) => base.count(`${value}\u0000${(salt += 1)}`) - 1 };
@@ -191,7 +187,7 @@ console.log(
 console.log('| --- | --- | ---: | ---: | ---: | ---: |');
 const summary: string[] = [];
 for (const family of values.families.split(',')) {
-  const { rows, timing } = measure(family);
+  const { rows, timing } = measure(await tokenizerFor(VENDORS[family]));
   for (const row of rows)
     console.log(
       `| ${family} | ${row.kind} | ${row.before.toLocaleString('en-US')} | ${pct(row.compact, row.before)} | ${pct(row.compressed, row.before)} | ${row.fits}/${row.budgets} |`,

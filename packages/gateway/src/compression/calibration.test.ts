@@ -63,7 +63,7 @@ test('the upstream counter (simulated) counts characters, and sees the compacted
   );
 
   const request = anthropicMessages.decodeMessagesRequest({ ...body, max_tokens: 1 });
-  const claude = tokenizerFor('anthropic');
+  const claude = await tokenizerFor('anthropic');
   const compacted = compress({ request, level: 'compact', budget: 0, tokenizer: claude });
   const source = compressedSource({ api: 'anthropic-messages', body: { ...body } }, compacted.request);
   assert.ok(source);

@@ -10,7 +10,7 @@ import { requestTokens } from './count.ts';
 import { compress } from './index.ts';
 import { GEMINI_PER_O200K, tokenizerFor } from './tokenizers.ts';
 
-const o200k = tokenizerFor('openai');
+const o200k = await tokenizerFor('openai');
 const FENCE = /^ {0,3}```[\s\S]*?^ {0,3}```/gm;
 
 function request(turns: Turn[], system: TextPart[] = []): ModelRequest {
@@ -106,13 +106,16 @@ test('a request with nothing to remove reports equal counts', () => {
   assert.equal(out.before, out.after);
 });
 
-test('the tokenizers: o200k exact, special-token text counted, Claude vocabulary, Gemini estimated from o200k', () => {
+test('the tokenizers: o200k exact, special-token text counted, Claude vocabulary, Gemini estimated from o200k', async () => {
   assert.equal(o200k.count('Hello, world!'), 4);
   assert.equal(o200k.count('<|endoftext|>'), 7);
-  assert.equal(tokenizerFor('anthropic').count('Hello, world!'), 4);
-  assert.equal(tokenizerFor('anthropic').name, 'claude');
-  assert.equal(tokenizerFor('unknown-vendor').name, 'o200k');
-  const gemini = tokenizerFor('google');
+  const claude = await tokenizerFor('anthropic');
+  assert.equal(claude.count('Hello, world!'), 4);
+  assert.equal(claude.name, 'claude');
+  // Loaded once: every later call gets the same counter (and its memo).
+  assert.equal(await tokenizerFor('anthropic'), claude);
+  assert.equal((await tokenizerFor('unknown-vendor')).name, 'o200k');
+  const gemini = await tokenizerFor('google');
   assert.equal(gemini.name, 'gemini');
   const long = 'The meter reads 42 kWh.   \n'.repeat(40);
   assert.equal(gemini.count(long), Math.round(o200k.count(long) * GEMINI_PER_O200K));

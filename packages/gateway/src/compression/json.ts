@@ -41,8 +41,9 @@ function stringEnd(json: string, open: number): number {
   return json.length;
 }
 
+/** Built by concatenation: V8 keeps the pieces as a rope and copies them once, when read. */
 function stripWhitespace(json: string): string {
-  const pieces: string[] = [];
+  let out = '';
   let from = 0;
   let index = 0;
   const length = json.length;
@@ -51,38 +52,27 @@ function stripWhitespace(json: string): string {
     if (code === QUOTE) {
       index = stringEnd(json, index);
     } else if (isWhitespace(code)) {
-      pieces.push(json.slice(from, index));
+      out += json.slice(from, index);
       while (index < length && isWhitespace(json.charCodeAt(index))) index += 1;
       from = index;
     } else {
       index += 1;
     }
   }
-  pieces.push(json.slice(from));
-  return pieces.join('');
+  return out + json.slice(from);
 }
 
 /**
- * JSON documents inside a text (retrieved records pasted after an instruction): each block
- * that starts a line with `{` or `[` and parses is minified; anything else is left as it is.
+ * A JSON document that starts a line of a text (records pasted after an instruction): the index
+ * after it and its minified form, when the block from `start` runs over a line end and parses.
  */
-export function minifyEmbeddedJson(text: string): string {
-  const pieces: string[] = [];
-  let from = 0;
-  const starts = /^[{[]/gm;
-  for (let match = starts.exec(text); match; match = starts.exec(text)) {
-    if (match.index < from) continue;
-    const end = balancedEnd(text, match.index);
-    if (end === undefined) continue;
-    const block = text.slice(match.index, end);
-    if (!block.includes('\n') || !isJsonDocument(block)) continue;
-    pieces.push(text.slice(from, match.index), stripWhitespace(block));
-    from = end;
-    starts.lastIndex = end;
-  }
-  if (from === 0) return text;
-  pieces.push(text.slice(from));
-  return pieces.join('');
+export function jsonBlockAt(text: string, start: number): { end: number; minified: string } | undefined {
+  const end = balancedEnd(text, start);
+  if (end === undefined) return undefined;
+  const newline = text.indexOf('\n', start);
+  if (newline === -1 || newline >= end) return undefined;
+  const block = text.slice(start, end);
+  return isJsonDocument(block) ? { end, minified: stripWhitespace(block) } : undefined;
 }
 
 /** The index after the bracket that closes the one at `start`, strings skipped. */

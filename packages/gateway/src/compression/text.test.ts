@@ -70,3 +70,24 @@ test('JSON pasted after an instruction is minified; JSON in a code fence is not'
   assert.equal(compactText(fenced), `Example:\n\n\`\`\`json\n${records}\n\`\`\`\n\nEnd.`);
   assert.equal(compactText('{ not json\n  at all }'), '{ not json\n  at all }');
 });
+
+test('line ends: blank lines at the start go, and any trailing white space (a \\r, a no-break space)', () => {
+  assert.equal(
+    compactText('\n\n\nHello.  \r\nWorld.\u00a0\r\n\r\n\r\n\r\nBye.\r\n'),
+    'Hello.\nWorld.\n\nBye.',
+  );
+  // Verbatim lines keep theirs.
+  assert.equal(compactText('> quoted  \r\nplain  \r\n'), '> quoted  \r\nplain');
+});
+
+test('a JSON block is minified wherever it starts a line, the first one included', () => {
+  assert.equal(compactText('{\n  "a": 1\n}\nThanks.  '), '{"a":1}\nThanks.');
+  // A backtick inside a JSON string opens a span as in prose: what follows stays as sent.
+  assert.equal(
+    compactText('Data:  \n{\n  "s": "a`b"\n}\nrest  \n\n\nend  '),
+    'Data:\n{"s":"a`b"}\nrest  \n\n\nend  ',
+  );
+  // The lines of a JSON block count for whitespace sensitivity like any other line.
+  const tabbed = 'Rows:  \n{\n\t"a": 1\n}\n';
+  assert.equal(compactText(tabbed), tabbed);
+});

@@ -8,9 +8,11 @@
  *   the gateway's whole memory target, so it only measures the ratio (gemma-reference.ts, a
  *   devDependency used by bench/compression/gemini-ratio.ts and the calibration test).
  * docs/gateway/compression.md has the measured differences.
+ *
+ * Each vocabulary is loaded on first use (o200k alone holds ~70 MiB resident): a gateway whose
+ * clients never ask for compression never loads one. `tokenizerFor` imports it once and is
+ * awaited before compressing; counting is synchronous from then on.
  */
-import { getTokenizer } from '@anthropic-ai/tokenizer';
-import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
 
 export interface Tokenizer {
   readonly name: 'o200k' | 'claude' | 'gemini';
@@ -45,17 +47,19 @@ function memoized(name: Tokenizer['name'], count: (text: string) => number): Tok
   };
 }
 
-const NO_SPECIAL = { disallowedSpecial: new Set<string>() };
-
 /** Special-token text in a prompt is text to the upstream: counted, never refused. */
-const o200k = memoized('o200k', (text) => o200kCount(text, NO_SPECIAL));
+async function loadO200k(): Promise<Tokenizer> {
+  const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+  const noSpecial = { disallowedSpecial: new Set<string>() };
+  return memoized('o200k', (text) => countTokens(text, noSpecial));
+}
 
-let claudeEncoder: ReturnType<typeof getTokenizer> | undefined;
-const claude = memoized('claude', (text) => {
+async function loadClaude(): Promise<Tokenizer> {
+  const { getTokenizer } = await import('@anthropic-ai/tokenizer');
   // One encoder for the process: the package's countTokens builds and frees one per call.
-  claudeEncoder ??= getTokenizer();
-  return claudeEncoder.encode(text.normalize('NFKC'), 'all').length;
-});
+  const encoder = getTokenizer();
+  return memoized('claude', (text) => encoder.encode(text.normalize('NFKC'), 'all').length);
+}
 
 /**
  * Gemma tokens per o200k token over the shipped corpus (bench/compression/gemini-ratio.ts measures
@@ -63,14 +67,37 @@ const claude = memoized('claude', (text) => {
  */
 export const GEMINI_PER_O200K = 1.21;
 
-const gemini: Tokenizer = {
-  name: 'gemini',
-  count: (text) => Math.round(o200k.count(text) * GEMINI_PER_O200K),
-};
+async function loadGemini(): Promise<Tokenizer> {
+  const o200k = await loaded('o200k');
+  return { name: 'gemini', count: (text) => Math.round(o200k.count(text) * GEMINI_PER_O200K) };
+}
 
-/** The tokenizer of a catalog vendor; o200k for a vendor without its own (documented). */
-export function tokenizerFor(vendor: string | undefined): Tokenizer {
-  if (vendor === 'anthropic') return claude;
-  if (vendor === 'google') return gemini;
-  return o200k;
+const LOADERS: Record<Tokenizer['name'], () => Promise<Tokenizer>> = {
+  o200k: loadO200k,
+  claude: loadClaude,
+  gemini: loadGemini,
+};
+const loading = new Map<Tokenizer['name'], Promise<Tokenizer>>();
+
+function loaded(name: Tokenizer['name']): Promise<Tokenizer> {
+  let pending = loading.get(name);
+  if (pending === undefined) {
+    pending = LOADERS[name]();
+    loading.set(name, pending);
+    // A failed import is tried again by the next request rather than remembered.
+    pending.catch(() => loading.delete(name));
+  }
+  return pending;
+}
+
+/** The vocabulary of a catalog vendor; o200k for a vendor without its own (documented). */
+export function tokenizerName(vendor: string | undefined): Tokenizer['name'] {
+  if (vendor === 'anthropic') return 'claude';
+  if (vendor === 'google') return 'gemini';
+  return 'o200k';
+}
+
+/** The tokenizer of a catalog vendor, loaded on the first call. */
+export function tokenizerFor(vendor: string | undefined): Promise<Tokenizer> {
+  return loaded(tokenizerName(vendor));
 }

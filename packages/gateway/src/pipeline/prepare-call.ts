@@ -17,7 +17,7 @@ import type { Ledger, Principal, RateLimiter, RoutePlan, Router, Selection } fro
 import { gatewayErrors } from '../errors.ts';
 import { requestFacts } from '../request-log.ts';
 import type { Upstream } from '../upstream/index.ts';
-import { compress, compressedSource, tokenizerFor } from '../compression/index.ts';
+import { compress, compressedSource, type Tokenizer, tokenizerFor } from '../compression/index.ts';
 import { type AppliedState, appliedState } from './applied.ts';
 import { CallOutcome } from './call-outcome.ts';
 import { admitRequest } from './rate-limits.ts';
@@ -56,6 +56,9 @@ export interface PrepareInput {
 
 export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Promise<UpstreamCall> {
   const applied = appliedState(input.request);
+  // Loaded on the first compressed request (tens of MiB); provider constraints only turn it off.
+  const tokenizer =
+    input.plan.options.compression === 'off' ? undefined : await tokenizerFor(input.plan.vendor);
   const webSearches = input.needs.webSearch ? deps.upstream.config.maxWebSearches : 0;
   const limits = await admitRequest(
     deps.limiter,
@@ -95,7 +98,7 @@ export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Prom
   });
   const adapter = adapterFor(selection.target.adapter);
   const request = translate(() => {
-    const client = compressed(input, selection, applied, deps.compression?.targetRatio);
+    const client = compressed(input, selection, applied, { ...deps.compression, tokenizer });
     return adapter.buildRequest(buildInput(selection, client, deps.upstream.config.maxWebSearches));
   }, outcome);
   return new UpstreamCall({
@@ -135,15 +138,16 @@ function compressed(
   input: PrepareInput,
   selection: Selection,
   applied: AppliedState,
-  targetRatio: number | undefined,
+  { targetRatio, tokenizer }: { targetRatio?: number | undefined; tokenizer: Tokenizer | undefined },
 ) {
   const level = selection.options.compression;
-  if (level === 'off') return { source: input.source.source, decode: () => input.source.decode() };
+  if (level === 'off' || tokenizer === undefined)
+    return { source: input.source.source, decode: () => input.source.decode() };
   const result = compress({
     request: input.source.decode(),
     level,
     budget: input.plan.contextWindow - input.outputTokens,
-    tokenizer: tokenizerFor(input.plan.vendor),
+    tokenizer,
     targetRatio,
   });
   applied.compression = { before: result.before, after: result.after };

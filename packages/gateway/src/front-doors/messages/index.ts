@@ -28,6 +28,8 @@ export interface MessagesDeps {
   readonly limiter: RateLimiter;
   /** Counts upstream usage figures beyond what a request could produce (a metric). */
   readonly onUsageAnomaly?: (provider: string) => void;
+  /** `compressed` to a configured share of the prompt (messages and count_tokens alike). */
+  readonly compression?: { readonly targetRatio?: number | undefined };
 }
 
 const PREFIX = '/v1/messages';
