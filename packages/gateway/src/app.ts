@@ -11,6 +11,7 @@ import { gatewayMigrations } from './db/migrations.ts';
 import type { GatewayDatabase } from './db/schema.ts';
 import { renderGatewayError } from './error-format.ts';
 import { gatewayErrorFromFramework } from './errors.ts';
+import { createAdmission } from './pipeline/admission.ts';
 import { createRateLimiter } from './limits/index.ts';
 import { gatewayRequestLogFields } from './request-log.ts';
 import { createRouting } from './routing/index.ts';
@@ -72,6 +73,9 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       render: renderGatewayError,
     },
   });
+  // A burst of new requests is spread over loop turns (pipeline/admission.ts, 5 ms each).
+  const admission = createAdmission({ budgetMs: 5 });
+  app.addHook('onRequest', (_request, _reply, done) => admission.admit(done));
   // Everything opened from here on is closed with the app, also when start-up fails half-way.
   const closers: Array<() => Promise<void>> = [];
   app.addHook('onClose', async () => {

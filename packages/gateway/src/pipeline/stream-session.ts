@@ -7,7 +7,7 @@
  * (event encoding, passthrough of the upstream's own events, the error event, the end marker)
  * is the front door's `StreamDialect`.
  */
-import { PassThrough } from 'node:stream';
+import { Readable } from 'node:stream';
 import { type AppError, isAppError } from '@app/http-kit';
 import type { ServedTier, StreamEvent, UpstreamFailure, Usage } from '@app/provider-adapters';
 import { gatewayErrors } from '../errors.ts';
@@ -92,7 +92,8 @@ class StreamSession {
   readonly #call: UpstreamCall;
   readonly #keepAliveMs: number;
   readonly #dialect: StreamDialect;
-  readonly #out = new PassThrough();
+  /** What Fastify pipes to the client; text is pushed straight in (no Transform step per token). */
+  readonly #out = new Readable({ read() {} });
   #keepAlive: NodeJS.Timeout | undefined;
   #usage: Usage | undefined;
   #servedTier: ServedTier | undefined;
@@ -102,6 +103,8 @@ class StreamSession {
   /** The upstream speaks the client's API: its events pass through and the encoder stays idle. */
   #passthrough = false;
   #committed = false;
+  /** The end of the body was pushed (readableEnded turns true only once it is read). */
+  #ended = false;
 
   constructor(call: UpstreamCall, keepAliveMs: number, dialect: StreamDialect) {
     this.#call = call;
@@ -158,13 +161,14 @@ class StreamSession {
     const translator = adapter.createStreamTranslator({ clientApi });
     try {
       let ended = false;
-      for await (const bytes of response.chunks()) {
+      // Each read is handled synchronously as it arrives (no promise per token).
+      await response.each((bytes) => {
         // After the end marker the rest of the body (normally nothing) is drained, not
         // destroyed, so the connection goes back to the pool; after an error event it is cut.
-        if (ended) continue;
+        if (ended) return;
         ended = this.#handle(translator.push(bytes));
-        if (ended && !this.#completed) return response.discard();
-      }
+        if (ended && !this.#completed) response.discard();
+      });
       if (ended || this.#handle(translator.end())) return;
       if (this.#dialect.completeOnUsage && this.#usage) this.#handle([{ type: 'done' }]);
       else this.#fail({ kind: 'server', status: 502, message: 'the provider ended the stream early.' });
@@ -256,14 +260,16 @@ class StreamSession {
   #write(text: string): void {
     if (text === '') return;
     this.commit();
-    if (!this.#out.destroyed && !this.#out.writableEnded) this.#out.write(text);
+    if (!this.#out.destroyed && !this.#ended) this.#out.push(text);
   }
 
   #end(text: string): void {
     this.#stopKeepAlive();
     this.commit();
-    if (this.#out.destroyed || this.#out.writableEnded) return;
-    this.#out.end(text);
+    if (this.#out.destroyed || this.#ended) return;
+    this.#ended = true;
+    if (text !== '') this.#out.push(text);
+    this.#out.push(null);
   }
 
   #stopKeepAlive(): void {

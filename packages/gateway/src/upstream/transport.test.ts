@@ -155,6 +155,47 @@ describe('upstream transport', () => {
     await transport.close();
   });
 
+  test('each(): every part in order from the data events; an abort rejects as aborted, a throw as itself', async () => {
+    const transport = new Transport(config(), logger().log);
+    const stream = chat(sim.url, {}, { stream: true });
+    const whole = await (await transport.send(stream, signal())).text();
+    const parts: string[] = [];
+    await (await transport.send(stream, signal())).each((bytes) => parts.push(Buffer.from(bytes).toString()));
+    assert.equal(parts.join(''), whole);
+
+    const controller = new AbortController();
+    const slow = await transport.send(
+      chat(sim.url, { 'x-sim-token-delay-ms': '30' }, { stream: true }),
+      controller.signal,
+    );
+    setTimeout(() => controller.abort(), 50);
+    assert.equal((await failureOf(slow.each(() => {}))).kind, 'aborted');
+
+    const broken = new Error('handler bug');
+    const thrown = await transport.send(stream, signal());
+    await assert.rejects(
+      thrown.each(() => {
+        throw broken;
+      }),
+      (error) => error === broken,
+    );
+    await transport.close();
+  });
+
+  test('each(): discard() while reading ends the reading (resolves) and cuts the connection', async () => {
+    const transport = new Transport(config(), logger().log);
+    const response = await transport.send(
+      chat(sim.url, { 'x-sim-token-delay-ms': '10' }, { stream: true }),
+      signal(),
+    );
+    let parts = 0;
+    await response.each(() => {
+      if (++parts === 2) response.discard();
+    });
+    assert.equal(parts, 2);
+    await transport.close();
+  });
+
   test('retries a refused connection (never sent) and reports it as a connection failure', async () => {
     const closed = createServer();
     const url = await listen(closed);

@@ -15,6 +15,13 @@ export interface UpstreamResponse {
   readonly headers: ResponseHeaders;
   /** The body as it arrives; failures while reading are TransportErrors. */
   chunks(): AsyncIterable<Uint8Array>;
+  /**
+   * Hands each part of the body to `onChunk` from the socket's data event, with no promise per
+   * part (a stream's per-token path: `chunks()` costs an async generator step and several
+   * microtasks per part). Resolves at the end, or once `discard()` stopped the reading;
+   * rejects with a TransportError when reading fails, or with what `onChunk` threw.
+   */
+  each(onChunk: (bytes: Uint8Array) => void): Promise<void>;
   /** Reads the whole body as text, at most `maxBytes` (the rest is dropped). */
   text(maxBytes?: number): Promise<string>;
   /** Stops reading and releases the connection (it is closed, not reused: its state is unknown). */
@@ -93,6 +100,7 @@ export class Transport {
 
 function wrap(response: Dispatcher.ResponseData, signal: AbortSignal): UpstreamResponse {
   const { body } = response;
+  let discarded = false;
   async function* chunks(): AsyncGenerator<Uint8Array> {
     try {
       for await (const part of body) yield part as Uint8Array;
@@ -104,6 +112,7 @@ function wrap(response: Dispatcher.ResponseData, signal: AbortSignal): UpstreamR
     status: response.statusCode,
     headers: response.headers,
     chunks,
+    each: (onChunk) => eachChunk(body, signal, onChunk, () => discarded),
     async text(maxBytes = Number.POSITIVE_INFINITY) {
       const parts: Uint8Array[] = [];
       let size = 0;
@@ -118,9 +127,35 @@ function wrap(response: Dispatcher.ResponseData, signal: AbortSignal): UpstreamR
       return Buffer.concat(parts).toString('utf8');
     },
     discard: () => {
+      discarded = true;
       if (!body.destroyed) body.destroy();
     },
   };
+}
+
+function eachChunk(
+  body: Dispatcher.ResponseData['body'],
+  signal: AbortSignal,
+  onChunk: (bytes: Uint8Array) => void,
+  discarded: () => boolean,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (discarded() || body.readableEnded) return resolve();
+    if (body.errored) return reject(toTransportError(body.errored, signal));
+    body.on('data', (part: Uint8Array) => {
+      try {
+        onChunk(part);
+      } catch (error) {
+        // The caller's own failure, not the transport's: passed on as it is.
+        reject(error);
+        body.destroy();
+      }
+    });
+    // undici reports its own destroy() (discard) as an abort: the caller asked for it.
+    body.once('error', (error) => (discarded() ? resolve() : reject(toTransportError(error, signal))));
+    body.once('end', resolve);
+    body.once('close', resolve);
+  });
 }
 
 export { TransportError };

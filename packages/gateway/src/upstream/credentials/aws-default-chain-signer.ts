@@ -8,9 +8,9 @@
  * The SDK reads the process environment (and ~/.aws) itself, when credentials are first asked
  * for, never at import; it takes no environment object.
  */
-import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import type { SignatureV4 } from '@smithy/signature-v4';
 import { failureDetail } from './failure-detail.ts';
+import { awsCredentialProviders } from './libraries.ts';
 import { type AwsDefaultChainAuth, DEFAULT_AWS_SERVICE } from './schema.ts';
 import { CredentialError, type Signer } from './signer.ts';
 import type { SignerDeps } from './signer-deps.ts';
@@ -35,6 +35,21 @@ function usable(credentials: AwsCredentials): boolean {
   );
 }
 
+/** The SDK's chain, the SDK loaded at the first request (libraries.ts) and the chain built once. */
+function defaultChain(profile: string | undefined, region: string): AwsCredentialProvider {
+  let chain: Promise<AwsCredentialProvider> | undefined;
+  return async () => {
+    chain ??= awsCredentialProviders().then(({ fromNodeProviderChain }) =>
+      fromNodeProviderChain({
+        ...(profile === undefined ? {} : { profile }),
+        // STS (web identity, assumed roles) is asked in the endpoint's region.
+        clientConfig: { region },
+      }),
+    );
+    return (await chain)();
+  };
+}
+
 export function createAwsDefaultChainSigner(entry: AwsDefaultChainAuth, deps: AwsDefaultChainDeps): Signer {
   const region = entry.region ?? deps.region;
   const service = entry.service ?? DEFAULT_AWS_SERVICE;
@@ -42,18 +57,12 @@ export function createAwsDefaultChainSigner(entry: AwsDefaultChainAuth, deps: Aw
   const label = `aws-default-chain (${service}, ${region ?? 'no region'}${profile})`;
   if (region === undefined)
     throw new CredentialError(`${label}: no region to sign for (set region on the endpoint or in auth)`);
-  const provider =
-    deps.provider ??
-    fromNodeProviderChain({
-      ...(entry.profile === undefined ? {} : { profile: entry.profile }),
-      // STS (web identity, assumed roles) is asked in the endpoint's region.
-      clientConfig: { region },
-    });
+  const provider = deps.provider ?? defaultChain(entry.profile, region);
   const now = deps.now ?? Date.now;
   // One SignatureV4 per credentials object: the memoized chain returns the same object until
   // it refreshes, so the signer (and its derived-key cache) is rebuilt only then.
-  let current: { readonly credentials: AwsCredentials; readonly signer: SignatureV4 } | undefined;
-  const signerFor = (credentials: AwsCredentials): SignatureV4 => {
+  let current: { readonly credentials: AwsCredentials; readonly signer: Promise<SignatureV4> } | undefined;
+  const signerFor = (credentials: AwsCredentials): Promise<SignatureV4> => {
     if (current?.credentials !== credentials)
       current = { credentials, signer: createSignatureV4(credentials, service, region) };
     return current.signer;
@@ -72,7 +81,8 @@ export function createAwsDefaultChainSigner(entry: AwsDefaultChainAuth, deps: Aw
         throw new CredentialError(`${label}: no credentials could be obtained${failureDetail(error)}`);
       }
       if (!usable(credentials)) throw new CredentialError(`${label}: the credentials obtained are unusable`);
-      return signSigV4(signerFor(credentials), request, new Date(now()), label);
+      const signingDate = new Date(now());
+      return signSigV4(await signerFor(credentials), request, signingDate, label);
     },
     close: async () => {
       closed = true;

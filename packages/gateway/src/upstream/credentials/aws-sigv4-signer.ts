@@ -1,4 +1,5 @@
 /** AWS SigV4 (Bedrock and other AWS services) with a static access key from the upstreams file. */
+import type { SignatureV4 } from '@smithy/signature-v4';
 import { type AwsSigv4Auth, DEFAULT_AWS_SERVICE } from './schema.ts';
 import { readHeaderSecret, readSecret } from './secrets.ts';
 import type { Signer } from './signer.ts';
@@ -14,12 +15,16 @@ export function createAwsSigv4Signer(entry: AwsSigv4Auth, deps: SignerDeps): Sig
     secretAccessKey: readSecret(entry.secretAccessKey, deps.env),
     ...(sessionToken === undefined ? {} : { sessionToken }),
   };
-  const signer = createSignatureV4(credentials, service, entry.region);
+  let signer: Promise<SignatureV4> | undefined;
   const now = deps.now ?? Date.now;
   const label = `aws-sigv4 (${service}, ${entry.region}, ${entry.accessKeyId})`;
   return {
     kind: 'aws-sigv4',
-    sign: (request) => signSigV4(signer, request, new Date(now()), label),
+    async sign(request) {
+      const signingDate = new Date(now());
+      signer ??= createSignatureV4(credentials, service, entry.region);
+      return signSigV4(await signer, request, signingDate, label);
+    },
     close: async () => {},
   };
 }

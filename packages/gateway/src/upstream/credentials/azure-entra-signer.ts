@@ -2,13 +2,12 @@
  * Microsoft Entra ID tokens for Azure OpenAI: @azure/identity's ClientSecretCredential, sent
  * as `Authorization: Bearer` (never together with `api-key`). Tokens are cached and refreshed
  * early by TokenCache, one cache per signer (one scope); the ambient Azure signers share this.
+ * The secret is read at creation; @azure/identity is loaded and the credential built at the
+ * first token request (libraries.ts).
  */
-import {
-  ClientSecretCredential,
-  type ClientSecretCredentialOptions,
-  type TokenCredential,
-} from '@azure/identity';
+import type { ClientSecretCredentialOptions, TokenCredential } from '@azure/identity';
 import { failureDetail } from './failure-detail.ts';
+import { azureIdentity } from './libraries.ts';
 import { withCredentialHeader } from './request-headers.ts';
 import { type AzureEntraAuth, DEFAULT_AZURE_AUTHORITY_HOST, DEFAULT_AZURE_SCOPE } from './schema.ts';
 import { readSecret } from './secrets.ts';
@@ -26,23 +25,31 @@ export interface AzureEntraDeps extends SignerDeps {
   readonly httpClient?: ClientSecretCredentialOptions['httpClient'];
 }
 
-function clientSecretCredential(entry: AzureEntraAuth, deps: AzureEntraDeps): TokenCredential {
+/** A credential, built at its first use. */
+export type CredentialSource = () => Promise<TokenCredential>;
+
+function clientSecretCredential(entry: AzureEntraAuth, deps: AzureEntraDeps): CredentialSource {
   const secret = readSecret(entry.clientSecret, deps.env);
-  return new ClientSecretCredential(entry.tenantId, entry.clientId, secret, {
+  const options: ClientSecretCredentialOptions = {
     // Always explicit: left out, the library would read AZURE_AUTHORITY_HOST from process.env.
     authorityHost: entry.authorityHost ?? DEFAULT_AZURE_AUTHORITY_HOST,
     // Instance discovery asks Microsoft's public cloud to vouch for the host; a host set in
     // the upstreams file (sovereign cloud, Azure Stack, test server) is trusted by configuration.
     disableInstanceDiscovery: entry.authorityHost !== undefined,
     ...(deps.httpClient === undefined ? {} : { httpClient: deps.httpClient }),
-  });
+  };
+  return async () => {
+    const { ClientSecretCredential } = await azureIdentity();
+    return new ClientSecretCredential(entry.tenantId, entry.clientId, secret, options);
+  };
 }
 
-async function fetchToken(credential: TokenCredential, scope: string, label: string): Promise<FreshToken> {
+async function fetchToken(credential: CredentialSource, scope: string, label: string): Promise<FreshToken> {
   let token;
   try {
-    token = await credential.getToken(scope);
+    token = await (await credential()).getToken(scope);
   } catch (error) {
+    if (error instanceof CredentialError) throw error;
     throw new CredentialError(`${label}: token request failed${failureDetail(error)}`);
   }
   if (token === null || token.token === '') throw new CredentialError(`${label}: no token was returned`);
@@ -58,7 +65,8 @@ async function fetchToken(credential: TokenCredential, scope: string, label: str
 }
 
 export function createAzureEntraSigner(entry: AzureEntraAuth, deps: AzureEntraDeps): Signer {
-  const credential = deps.credential ?? clientSecretCredential(entry, deps);
+  const given = deps.credential;
+  const credential = given === undefined ? clientSecretCredential(entry, deps) : async () => given;
   const label = `azure-entra (tenant ${entry.tenantId}, client ${entry.clientId}, ${entry.clientSecret})`;
   return createTokenCredentialSigner(
     'azure-entra',
@@ -73,10 +81,19 @@ export function createAzureEntraSigner(entry: AzureEntraAuth, deps: AzureEntraDe
 export function createTokenCredentialSigner(
   kind: string,
   label: string,
-  credential: TokenCredential,
+  source: CredentialSource,
   scope: string,
   deps: SignerDeps,
 ): Signer {
+  // Built once; a failed build (e.g. an unusable environment) is tried again at the next refresh.
+  let built: Promise<TokenCredential> | undefined;
+  const credential = () => {
+    built ??= source().catch((error: unknown) => {
+      built = undefined;
+      throw error;
+    });
+    return built;
+  };
   const cache = new TokenCache({
     label,
     now: deps.now ?? Date.now,

@@ -6,10 +6,12 @@
  * request and sent as `Authorization: Bearer`.
  *
  * The library reads the process environment (and gcloud's config directory) itself, when a
- * token is first asked for, never at import; it takes no environment object.
+ * token is first asked for, never at import; it takes no environment object. The library itself
+ * is loaded at the first request (libraries.ts).
  */
-import { gcpMetadata, GoogleAuth } from 'google-auth-library';
+import type { GoogleAuth } from 'google-auth-library';
 import { failureDetail } from './failure-detail.ts';
+import { googleAuth } from './libraries.ts';
 import { withCredentialHeader } from './request-headers.ts';
 import { DEFAULT_GOOGLE_SCOPES, type GoogleAdcAuth } from './schema.ts';
 import { CredentialError, type Signer } from './signer.ts';
@@ -25,11 +27,12 @@ export function createGoogleAdcSigner(entry: GoogleAdcAuth, deps: SignerDeps): S
   // Without a project, the library looks one up before its first token (environment, the
   // `gcloud` command if installed, the metadata server): the endpoint's own is the answer.
   const projectId = deps.project;
-  const newAuth = (): GoogleAuth =>
-    new GoogleAuth({ scopes, ...(projectId === undefined ? {} : { projectId }) });
-  let auth = newAuth();
+  const options = { scopes, ...(projectId === undefined ? {} : { projectId }) };
+  let auth: GoogleAuth | undefined;
   let closed = false;
   const token = async (): Promise<string> => {
+    const library = await googleAuth();
+    auth ??= new library.GoogleAuth(options);
     const current = auth;
     try {
       const value = await current.getAccessToken();
@@ -38,8 +41,8 @@ export function createGoogleAdcSigner(entry: GoogleAdcAuth, deps: SignerDeps): S
       // GoogleAuth (and gcp-metadata, per process) keep what they detected, e.g. that no
       // metadata server answered: start afresh so that the next request looks again.
       if (auth === current) {
-        auth = newAuth();
-        gcpMetadata.resetIsAvailableCache();
+        auth = undefined;
+        library.gcpMetadata.resetIsAvailableCache();
       }
       throw new CredentialError(`${label}: no access token could be obtained${failureDetail(error)}`);
     }

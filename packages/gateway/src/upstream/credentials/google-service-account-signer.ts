@@ -1,11 +1,13 @@
 /**
  * Google service-account OAuth2 (Vertex AI): google-auth-library's JWT client signs the RS256
  * assertion and exchanges it for an access token, sent as `Authorization: Bearer`. Tokens are
- * cached and refreshed early by TokenCache.
+ * cached and refreshed early by TokenCache. The key is read and checked at creation, the library
+ * loaded at the first token request (libraries.ts).
  */
 import { createPrivateKey } from 'node:crypto';
-import { gaxios, JWT } from 'google-auth-library';
+import type { gaxios } from 'google-auth-library';
 import { failureDetail } from './failure-detail.ts';
+import { googleAuth } from './libraries.ts';
 import { withCredentialHeader } from './request-headers.ts';
 import { DEFAULT_GOOGLE_SCOPES, type GoogleServiceAccountAuth } from './schema.ts';
 import { readSecret } from './secrets.ts';
@@ -64,7 +66,8 @@ function parseKey(text: string, location: string): ServiceAccountKey {
  * The library's supported injection point is the transporter (a Gaxios instance): one whose
  * request interceptor sends token requests to `tokenUrl` instead of Google's endpoint.
  */
-function redirectingTransporter(tokenUrl: string): gaxios.Gaxios {
+async function redirectingTransporter(tokenUrl: string): Promise<gaxios.Gaxios> {
+  const { gaxios } = await googleAuth();
   const transporter = new gaxios.Gaxios();
   transporter.interceptors.request.add({
     resolved: async (options) => {
@@ -78,9 +81,10 @@ function redirectingTransporter(tokenUrl: string): gaxios.Gaxios {
 async function fetchToken(
   key: ServiceAccountKey,
   scopes: string[],
-  transporter: gaxios.Gaxios | undefined,
+  transporter: Promise<gaxios.Gaxios> | undefined,
   label: string,
 ): Promise<FreshToken> {
+  const { JWT } = await googleAuth();
   // A new client per refresh: the library keeps its own cache on the wall clock, which would
   // hand back the same token when this cache (on an injectable clock) asks for a new one.
   const client = new JWT({
@@ -88,7 +92,7 @@ async function fetchToken(
     key: key.privateKey,
     ...(key.privateKeyId === undefined ? {} : { keyId: key.privateKeyId }),
     scopes,
-    ...(transporter === undefined ? {} : { transporter }),
+    ...(transporter === undefined ? {} : { transporter: await transporter }),
   });
   const startedAt = Date.now();
   let credentials;
@@ -107,12 +111,16 @@ async function fetchToken(
 export function createGoogleServiceAccountSigner(entry: GoogleServiceAccountAuth, deps: SignerDeps): Signer {
   const key = parseKey(readSecret(entry.credentials, deps.env), entry.credentials);
   const scopes = [...(entry.scopes ?? DEFAULT_GOOGLE_SCOPES)];
-  const transporter = entry.tokenUrl === undefined ? undefined : redirectingTransporter(entry.tokenUrl);
+  const { tokenUrl } = entry;
+  // One transporter for the signer's lifetime, made at the first token request.
+  let transporter: Promise<gaxios.Gaxios> | undefined;
+  const transporterOnce = () =>
+    tokenUrl === undefined ? undefined : (transporter ??= redirectingTransporter(tokenUrl));
   const label = `google-service-account (${entry.credentials}, ${key.clientEmail})`;
   const cache = new TokenCache({
     label,
     now: deps.now ?? Date.now,
-    fetch: () => fetchToken(key, scopes, transporter, label),
+    fetch: () => fetchToken(key, scopes, transporterOnce(), label),
   });
   return {
     kind: 'google-service-account',

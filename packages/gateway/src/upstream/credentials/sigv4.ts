@@ -3,8 +3,8 @@
  * default-chain signers. The signature covers the exact method, host, path, query, headers
  * and body that will be sent, so signing must be the last step before the transport.
  */
-import { Hash } from '@smithy/hash-node';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { SignatureV4 } from '@smithy/signature-v4';
+import { smithySigV4 } from './libraries.ts';
 import { ownHeaders } from './request-headers.ts';
 import { CredentialError, type SignableRequest } from './signer.ts';
 
@@ -30,7 +30,13 @@ function lowerCased(headers: Readonly<Record<string, string>>): Record<string, s
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
-export function createSignatureV4(credentials: AwsCredentials, service: string, region: string): SignatureV4 {
+/** Loads @smithy/signature-v4 on first use (libraries.ts). */
+export async function createSignatureV4(
+  credentials: AwsCredentials,
+  service: string,
+  region: string,
+): Promise<SignatureV4> {
+  const { SignatureV4, Hash } = await smithySigV4();
   return new SignatureV4({
     service,
     region,
