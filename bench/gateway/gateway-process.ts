@@ -2,8 +2,9 @@
  * Child-process entry of the slow-streams phase (`child_process.fork`): the gateway alone in a
  * process, so its RSS is the gateway's, with `monitorEventLoopDelay` on its own event loop.
  * Bench-only: the production server is not touched. Messages over IPC:
- *   parent -> child: { role } (start), 'reset' (clear the histogram and the RSS peak), 'sample', 'close'
- *   child -> parent: Ready, then a Sample per 'sample', 'closed'
+ *   parent -> child: { role } (start), 'reset' (clear the histogram and the RSS peak), 'sample',
+ *                    'cpu', 'close'
+ *   child -> parent: Ready, then a Sample per 'sample', a CpuTime per 'cpu', 'closed'
  * Started with `--cpu-prof` by the parent when a profile is asked for (written at exit).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -44,6 +45,7 @@ process.once('message', async (role: GatewayRole) => {
       histogram.reset();
       rssPeak = 0;
     } else if (message === 'sample') send(sample());
+    else if (message === 'cpu') send(process.cpuUsage());
     else if (message === 'close') {
       clearInterval(sampler);
       histogram.disable();

@@ -64,8 +64,15 @@ export async function interleaved(targets: readonly Target[], rounds: number): P
   return out;
 }
 
+export interface Rate {
+  /** Requests per second. */
+  readonly rate: number;
+  /** Requests completed. */
+  readonly requests: number;
+}
+
 /** Requests per second with `concurrency` requests always in flight, for `seconds`. */
-export async function throughput(t: Target, concurrency: number, seconds: number): Promise<number> {
+export async function throughput(t: Target, concurrency: number, seconds: number): Promise<Rate> {
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   const worker = async () => {
@@ -76,5 +83,5 @@ export async function throughput(t: Target, concurrency: number, seconds: number
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return done / ((performance.now() - started) / 1000);
+  return { rate: done / ((performance.now() - started) / 1000), requests: done };
 }

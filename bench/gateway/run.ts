@@ -7,8 +7,10 @@
  *
  *   npm run bench:gateway -- [--pairs 2000] [--seconds 2] [--model gpt-5.4] [--log-level info]
  *                            [--db-dir /dev/shm] [--database-url postgres://...] [--baseline DIR]
- *                            [--portkey] [--streams 1000] [--token-delay-ms 50] [--reply-tokens 100]
- *                            [--phases latency,throughput,streams] [--cpu-prof DIR]
+ *                            [--portkey] [--kit] [--streams 1000] [--token-delay-ms 50] [--reply-tokens 100]
+ *                            [--phases latency,throughput,streams] [--modes json,stream]
+ *                            [--kinds direct,proxy,gateway,baseline,portkey] [--rounds 1]
+ *                            [--cpu-prof DIR]
  *
  * The embedded default database is a SQLite file in the OS temp dir; `--db-dir` moves it (a
  * tmpfs shows the cost of the disk's fsync), `--database-url` runs on PostgreSQL instead.
@@ -17,7 +19,9 @@
  * adds it to the throughput table, so a change is measured against its parent in one run.
  * Prints added latency at concurrency 1 (interleaved; p50 and p99 of gateway minus direct), the
  * streaming time-to-first-token overhead, and requests/s at concurrency 1, 16 and 64.
- * `--portkey` adds Portkey 1.15.2 as a peer (peers.ts: installed from npm on demand).
+ * `--portkey` adds Portkey 1.15.2 as a peer (peers.ts: installed from npm on demand); `--kit`
+ * adds the kit's server with one forwarding route (kit-proxy.ts, JSON only): the gateway's stack
+ * without its logic, between the bare proxy and the gateway.
  * The streams phase (slow-streams.ts) holds `--streams` slow SSE streams open through a gateway
  * in a child process and reports its RSS and event-loop delay. `--cpu-prof DIR` runs every
  * gateway of the run as a child process under `node --cpu-prof` (profile-top.ts reads it).
@@ -27,11 +31,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { interleaved, percentile, type Target, type Timing, target, throughput } from './measure.ts';
+import { interleaved, percentile, type Target, type Timing, target } from './measure.ts';
 import { type Peer, startPortkey } from './peers.ts';
 import type { GatewayRole } from './servers.ts';
 import { type SlowStreamsResult, slowStreams } from './slow-streams.ts';
 import { forkGateway, spawnServer } from './spawn.ts';
+import { closeAll, type Kind, type Make, type Rates, type Servers, throughputPhase } from './throughput.ts';
 import { type Verdict, printTargets } from './targets.ts';
 
 const { values: args } = parseArgs({
@@ -44,17 +49,29 @@ const { values: args } = parseArgs({
     'database-url': { type: 'string' },
     baseline: { type: 'string' },
     portkey: { type: 'boolean', default: false },
+    kit: { type: 'boolean', default: false },
     streams: { type: 'string', default: '1000' },
     'token-delay-ms': { type: 'string', default: '50' },
     'reply-tokens': { type: 'string', default: '100' },
     phases: { type: 'string', default: 'latency,throughput,streams' },
+    modes: { type: 'string', default: 'json,stream' },
+    kinds: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
     'cpu-prof': { type: 'string' },
   },
 });
 const ROUNDS = Number(args.pairs);
 const SECONDS = Number(args.seconds);
+/** Each throughput cell measured this many times, the targets taking turns; the median is kept. */
+const ROUNDS_PER_CELL = Number(args.rounds);
 const CONCURRENCY = [1, 16, 64] as const;
 const PHASES = new Set(args.phases.split(','));
+/**
+ * Request kinds of the throughput phase (`--modes json` profiles the JSON path alone);
+ * `--kinds gateway` measures only the gateway there (a profile with no idle gaps); `--rounds N`
+ * measures each cell N times, the targets taking turns, and keeps the medians (A/B on a busy VM).
+ */
+const MODES = (['json', 'stream'] as const).filter((mode) => args.modes.split(',').includes(mode));
 /** The issue's targets (issue 12): ms, ratios, MiB. */
 const TARGETS = {
   p50OverProxy: 0.15,
@@ -67,13 +84,13 @@ const TARGETS = {
   stallMs: 20,
 };
 const KINDS = ['direct', 'proxy', 'gateway'] as const;
-type Kind = (typeof KINDS)[number] | 'baseline' | 'portkey';
 /** The targets of the throughput table: the gateway of `--baseline` and Portkey join the three. */
 const THROUGHPUT_KINDS: readonly Kind[] = [
   ...KINDS,
+  ...(args.kit ? (['kit'] as const) : []),
   ...(args.baseline ? (['baseline'] as const) : []),
   ...(args.portkey ? (['portkey'] as const) : []),
-];
+].filter((kind) => args.kinds === undefined || args.kinds.split(',').includes(kind));
 
 const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(3)).padStart(7);
 const sorted = (timings: readonly Timing[], pick: keyof Timing) =>
@@ -108,11 +125,6 @@ function latencyRow(name: string, runs: Partial<Record<Kind, Timing[]>>, pick: k
   }
   return { row: `| ${name.padEnd(19)} | ${cells.map(ms).join(' | ')} |`, added };
 }
-
-type Make = (mode: 'json' | 'stream', connections: number) => Partial<Record<Kind, Target>>;
-
-const closeAll = (targets: Partial<Record<Kind, Target>>) =>
-  Promise.all(Object.values(targets).map((t) => t.pool.close()));
 
 type LatencyResult = Record<'json' | 'ttft', Partial<Record<LatencyKind, Added>>>;
 
@@ -149,54 +161,6 @@ async function latencyPhase(make: Make): Promise<LatencyResult> {
   for (const row of [json, ttft, streamTotal]) console.log(row.row);
   console.log();
   return { json: json.added, ttft: ttft.added };
-}
-
-type Rates = Record<'json' | 'stream', Partial<Record<Kind, number[]>>>;
-
-/** Requests/s of each target at each concurrency. */
-async function throughputPhase(make: Make): Promise<Rates> {
-  console.log(
-    `Throughput, requests/s (${SECONDS} s per cell); ratio = gateway / direct; base = the --baseline gateway, vs base = gateway / base`,
-  );
-  console.log();
-  console.log(`| request | target  | ${CONCURRENCY.map((c) => `c=${c}`.padStart(8)).join(' | ')} |`);
-  console.log(`|---------|---------|${CONCURRENCY.map(() => '---------:').join('|')}|`);
-  const all: Rates = { json: {}, stream: {} };
-  for (const mode of ['json', 'stream'] as const) {
-    const targets = make(mode, 64);
-    const rates: Partial<Record<Kind, number[]>> = {};
-    for (const c of CONCURRENCY) {
-      for (const kind of THROUGHPUT_KINDS) {
-        const t = targets[kind];
-        if (!t) continue;
-        await throughput(t, c, 0.3); // warm-up
-        (rates[kind] ??= []).push(await throughput(t, c, SECONDS));
-      }
-    }
-    await closeAll(targets);
-    all[mode] = rates;
-    const gateway = rates.gateway ?? [];
-    const row = (label: string, cells: string[]) =>
-      console.log(
-        `| ${mode.padEnd(7)} | ${label.padEnd(7)} | ${cells.map((cell) => cell.padStart(8)).join(' | ')} |`,
-      );
-    for (const kind of THROUGHPUT_KINDS.filter((kind) => rates[kind]))
-      row(
-        kind === 'baseline' ? 'base' : kind,
-        (rates[kind] ?? []).map((value) => value.toFixed(0)),
-      );
-    row(
-      'ratio',
-      gateway.map((rate, i) => `${((rate / (rates.direct?.[i] ?? Number.NaN)) * 100).toFixed(0)}%`),
-    );
-    if (rates.baseline)
-      row(
-        'vs base',
-        gateway.map((rate, i) => `${(rate / (rates.baseline?.[i] ?? Number.NaN)).toFixed(2)}x`),
-      );
-  }
-  console.log();
-  return all;
 }
 
 function printStreams(result: SlowStreamsResult): void {
@@ -282,6 +246,9 @@ function verdicts(latency?: LatencyResult, rates?: Rates, streams?: SlowStreamsR
 async function main(): Promise<void> {
   const simulator = await spawnServer({ role: 'simulator' });
   const proxy = await spawnServer({ role: 'proxy', simulatorUrl: simulator.ready.url });
+  const kit = args.kit
+    ? await spawnServer({ role: 'kit', simulatorUrl: simulator.ready.url, logLevel: args['log-level'] })
+    : undefined;
   const gatewayRole: GatewayRole = {
     role: 'gateway',
     simulatorUrl: simulator.ready.origin ?? '',
@@ -308,6 +275,8 @@ async function main(): Promise<void> {
   const make: Make = (mode, connections) => ({
     direct: target(simulator.ready.url, {}, bodies[mode](upstreamModel), connections),
     proxy: target(proxy.ready.url, {}, bodies[mode](upstreamModel), connections),
+    ...(kit &&
+      mode === 'json' && { kit: target(kit.ready.url, {}, bodies[mode](upstreamModel), connections) }),
     gateway: target(`${gateway.ready.url}/v1`, auth, bodies[mode](args.model), connections),
     ...(baseline && {
       baseline: target(
@@ -338,11 +307,29 @@ async function main(): Promise<void> {
   console.log();
 
   const latency = PHASES.has('latency') ? await latencyPhase(make) : undefined;
-  const rates = PHASES.has('throughput') ? await throughputPhase(make) : undefined;
+  const servers: Servers = {
+    direct: simulator,
+    proxy,
+    gateway,
+    ...(kit && { kit }),
+    ...(baseline && { baseline }),
+  };
+  const rates = PHASES.has('throughput')
+    ? await throughputPhase({
+        make,
+        servers,
+        seconds: SECONDS,
+        rounds: ROUNDS_PER_CELL,
+        concurrency: CONCURRENCY,
+        modes: MODES,
+        kinds: THROUGHPUT_KINDS,
+      })
+    : undefined;
   await gateway.stop();
   await baseline?.stop();
   await portkey?.stop();
   await proxy.stop();
+  await kit?.stop();
   await simulator.stop();
   const streams = PHASES.has('streams')
     ? await slowStreams({

@@ -5,12 +5,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { startSimulator } from '@app/upstream-simulator';
 import { startBareProxy } from './bare-proxy.ts';
+import { startKitProxy } from './kit-proxy.ts';
 import { startGateway } from './gateway-server.ts';
 
 export type ServerRole =
   /** `tokenDelayMs`: a slow simulator (the slow-streams phase); zero delay by default. */
   | { role: 'simulator'; tokenDelayMs?: number; replyTokens?: number }
   | { role: 'proxy'; simulatorUrl: string }
+  /** The kit's server with one forwarding route (kit-proxy.ts): the gateway's stack, none of its logic. */
+  | { role: 'kit'; simulatorUrl: string; logLevel: string }
   | GatewayRole;
 export type GatewayRole = {
   role: 'gateway';
@@ -25,12 +28,16 @@ export type GatewayRole = {
   /** Upstream keep-alive connections per origin (the gateway's default, 256, when absent). */
   upstreamConnections?: number;
 };
+/** CPU time of a server's thread (or process), microseconds, as `process.threadCpuUsage()`. */
+export type CpuTime = { readonly user: number; readonly system: number };
 export type Ready = {
   url: string;
   token?: string;
   /** The simulator's: its origin and credential environment, for the gateway. */
   origin?: string;
   env?: Readonly<Record<string, string>>;
+  /** The worker answers 'cpu' (the servers.ts of a `--baseline` of an older version may not). */
+  answersCpu?: boolean;
 };
 
 const port = parentPort;
@@ -39,6 +46,10 @@ const data = workerData as ServerRole;
 
 async function start(role: ServerRole): Promise<{ ready: Ready; close(): Promise<void> }> {
   if (role.role === 'gateway') return startGateway(role);
+  if (role.role === 'kit') {
+    const kit = await startKitProxy(role.simulatorUrl, role.logLevel);
+    return { ready: { url: kit.url }, close: () => kit.close() };
+  }
   if (role.role === 'proxy') {
     const proxy = await startBareProxy(role.simulatorUrl);
     return { ready: { url: proxy.url }, close: () => proxy.close() };
@@ -54,8 +65,13 @@ async function start(role: ServerRole): Promise<{ ready: Ready; close(): Promise
 }
 
 const server = await start(data);
-port.postMessage(server.ready satisfies Ready);
-port.once('message', async () => {
+port.postMessage({ ...server.ready, answersCpu: true } satisfies Ready);
+// 'cpu': this thread's CPU time so far (per-request CPU of a throughput cell); anything else: close.
+port.on('message', async (message: unknown) => {
+  if (message === 'cpu') {
+    port.postMessage(process.threadCpuUsage() satisfies CpuTime);
+    return;
+  }
   await server.close();
   port.postMessage('closed');
   port.close();

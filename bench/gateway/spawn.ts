@@ -2,10 +2,12 @@
 import { fork } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import type { Sample } from './gateway-process.ts';
-import type { GatewayRole, Ready, ServerRole } from './servers.ts';
+import type { CpuTime, GatewayRole, Ready, ServerRole } from './servers.ts';
 
 export interface Started {
   readonly ready: Ready;
+  /** CPU time of the server's thread (its process, for a forked gateway) so far. */
+  cpu(): Promise<CpuTime>;
   stop(): Promise<void>;
 }
 
@@ -19,6 +21,12 @@ export function spawnServer(
     worker.once('message', (ready: Ready) =>
       resolve({
         ready,
+        cpu: () =>
+          new Promise<CpuTime>((done) => {
+            if (!ready.answersCpu) return done({ user: Number.NaN, system: Number.NaN });
+            worker.once('message', done);
+            worker.postMessage('cpu');
+          }),
         stop: () =>
           new Promise<void>((done) => {
             worker.once('message', () => void worker.terminate().then(() => done()));
@@ -46,6 +54,11 @@ export function forkGateway(role: GatewayRole, cpuProfDir?: string): Promise<Gat
   return next<Ready>().then((ready) => ({
     ready,
     reset: () => void child.send('reset'),
+    cpu: () => {
+      const answer = next<CpuTime>();
+      child.send('cpu');
+      return answer;
+    },
     sample: () => {
       const answer = next<Sample>();
       child.send('sample');

@@ -48,21 +48,24 @@ export function gatewayRequestLogFields(request: FastifyRequest): Record<string,
   const applied = appliedState(request);
   const model = askedModel(request);
   if (!known && applied.model === undefined && model === undefined) return undefined;
-  const fields: Record<string, unknown> = {
-    userId: known?.caller?.userId,
-    project: known?.caller?.projectSlug,
-    tokenId: known?.caller?.tokenId,
-    model,
-    servedModel: applied.model,
-    provider: applied.provider,
-    effort: applied.options?.effort,
-    tier: applied.options?.tier,
-    compression: applied.options?.compression,
-    inputTokens: known?.charged?.promptTokens,
-    outputTokens: known?.charged?.completionTokens,
-    costMicros: known?.charged?.costMicros,
-    upstreamMs: known?.upstreamMs,
+  // Only the keys that have a value are added: deleting keys afterwards would turn the object
+  // into a slow dictionary that the logger then serialises on every request.
+  const fields: Record<string, unknown> = {};
+  const put = (key: string, value: unknown) => {
+    if (value !== undefined) fields[key] = value;
   };
-  for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
+  put('userId', known?.caller?.userId);
+  put('project', known?.caller?.projectSlug);
+  put('tokenId', known?.caller?.tokenId);
+  put('model', model);
+  put('servedModel', applied.model);
+  put('provider', applied.provider);
+  put('effort', applied.options?.effort);
+  put('tier', applied.options?.tier);
+  put('compression', applied.options?.compression);
+  put('inputTokens', known?.charged?.promptTokens);
+  put('outputTokens', known?.charged?.completionTokens);
+  put('costMicros', known?.charged?.costMicros);
+  put('upstreamMs', known?.upstreamMs);
   return fields;
 }

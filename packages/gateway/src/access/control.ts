@@ -115,16 +115,20 @@ export function createAccessControl(
     pendingWrites.add(write);
   }
 
-  async function authenticate(request: FastifyRequest): Promise<Principal> {
+  /** Refuses a client outside `ranges`; the address is parsed only when there are ranges to check. */
+  function checkAddress(request: FastifyRequest, ranges: readonly IpRange[], project?: string): void {
+    if (ranges.length === 0) return;
     const seen = clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trusted);
-    if (globalRanges.length > 0 && !(seen.address && inRanges(seen.address, globalRanges)))
-      throw ipNotAllowed(seen);
+    if (!(seen.address && inRanges(seen.address, ranges))) throw ipNotAllowed(seen, project);
+  }
+
+  async function authenticate(request: FastifyRequest): Promise<Principal> {
+    checkAddress(request, globalRanges);
     const claims = await claimsOf(tokenOf(request));
     const state = await tokenStates.get(claims.jti);
     const refused = refusal(claims, state);
     if (refused !== undefined || !state) throw invalid(refused ?? 'unknown token');
-    if (state.projectRanges.length > 0 && !(seen.address && inRanges(seen.address, state.projectRanges)))
-      throw ipNotAllowed(seen, state.projectSlug);
+    checkAddress(request, state.projectRanges, state.projectSlug);
     touch(claims.jti);
     const principal: Principal = {
       userId: state.userId,

@@ -63,8 +63,13 @@ export function writeAppliedHeaders(request: FastifyRequest, reply: FastifyReply
   if (state.compression) reply.header(COMPRESSION_HEADER, formatCompression(state.compression));
 }
 
-/** onSend hook of the chat route. */
-export async function appliedHeadersHook(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+/** onSend hook of the chat route; callback style, so no promise per response. */
+export function appliedHeadersHook(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
   writeAppliedHeaders(request, reply);
-  return payload;
+  done(null, payload);
 }

@@ -119,6 +119,17 @@ function unavailable(reason: string, retryAfterMs?: number) {
 
 export function createRouter(deps: RouterDeps): Router {
   const { catalog, upstreams, breakers, sticky, ledger } = deps;
+  // The catalog and the endpoints are fixed for the router's life, so each model's candidates
+  // are found once, not on every request (and again for its report).
+  const candidates = new Map<CatalogModel, readonly Candidate[]>();
+  const candidatesFor = (model: CatalogModel): readonly Candidate[] => {
+    let found = candidates.get(model);
+    if (!found) {
+      found = candidatesOf(model, upstreams);
+      candidates.set(model, found);
+    }
+    return found;
+  };
 
   const modelOf = (plan: RoutePlan): CatalogModel => {
     const model = catalog.lookup(plan.model);
@@ -134,7 +145,7 @@ export function createRouter(deps: RouterDeps): Router {
     exclude: readonly ProviderId[],
     principal: Principal,
   ): Promise<Selection> {
-    const candidate = candidatesOf(model, upstreams).find((c) => c.offer.provider === provider);
+    const candidate = candidatesFor(model).find((c) => c.offer.provider === provider);
     if (!candidate)
       throw unavailable(`The provider '${provider}' is not configured for ${model.id} on this gateway.`);
     if (!takes(candidate.offer, plan, needs)) throw capabilityError(model, needs, provider);
@@ -185,7 +196,7 @@ export function createRouter(deps: RouterDeps): Router {
     needs: Needs,
     exclude: readonly ProviderId[],
   ): Promise<Selection> {
-    const reachable = candidatesOf(model, upstreams);
+    const reachable = candidatesFor(model);
     if (reachable.length === 0)
       throw unavailable(`No provider of ${model.id} is configured on this gateway.`);
     const fitting = reachable.filter((c) => takes(c.offer, plan, needs));
@@ -220,7 +231,8 @@ export function createRouter(deps: RouterDeps): Router {
 
     async report(selection, principal, plan, outcome: 'ok' | UpstreamFailureKind) {
       const model = catalog.lookup(plan.model);
-      const endpoint = model ? upstreams.endpoint(selection.provider, model.family, model.vendor) : undefined;
+      const endpoint =
+        model && candidatesFor(model).find((c) => c.offer.provider === selection.provider)?.endpoint;
       if (endpoint) breakers.record(endpoint.key, outcome);
       const failed = outcome !== 'ok' && outcome !== 'client';
       if (failed && plan.explicitProvider === undefined) {
