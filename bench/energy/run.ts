@@ -7,7 +7,10 @@
  *
  * The service runs with its production defaults (log level info, logs sent to /dev/null,
  * metrics on) on a fresh SQLite file, with a user, a building holding 50 operations and a
- * second building that receives the POSTs.
+ * second building that receives the POSTs. When stock Rails 6.1 is installed (Debian's
+ * ruby-rails, puma, ruby-activemodel-serializers-xml, ruby-sqlite3), the reference app in
+ * rails-reference/ is seeded with the same rows, checked to answer the same bodies, and
+ * measured on the four GET cases (`--skip-rails` leaves it out).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -20,12 +23,18 @@ import { createUser } from '@app/energy/auth/credentials.ts';
 import { energyMigrations } from '@app/energy/db/migrations.ts';
 import type { EnergyDatabase } from '@app/energy/db/schema.ts';
 import autocannon from 'autocannon';
+import { railsMissing, type ReferenceSeed, sameBodies, startRails } from './rails-reference.ts';
 
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '20' },
     'log-level': { type: 'string', default: 'info' },
+    /** Only the cases whose name contains this (the baseline always runs). */
+    only: { type: 'string' },
+    /** Write a V8 CPU profile of the service child into this folder (for `node --cpu-prof`). */
+    'cpu-prof': { type: 'string' },
+    'skip-rails': { type: 'boolean', default: false },
   },
 });
 const DURATION = Number(args.duration);
@@ -57,9 +66,9 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-function start(script: string, env: Record<string, string>): ChildProcess {
+function start(script: string, env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
   const devNull = openSync('/dev/null', 'w');
-  return spawn(process.execPath, [join(root, script)], {
+  return spawn(process.execPath, [...nodeFlags, join(root, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', devNull, 'inherit'],
   });
@@ -70,6 +79,8 @@ interface Seeded {
   readonly operationId: number;
   readonly listBuilding: number;
   readonly postBuilding: number;
+  /** The same rows, for the Rails reference. */
+  readonly reference: ReferenceSeed;
 }
 
 async function seed(databaseUrl: string): Promise<Seeded> {
@@ -101,8 +112,13 @@ async function seed(databaseUrl: string): Promise<Seeded> {
       created_at: stamp,
       updated_at: stamp,
     }));
-    const inserted = await database.db.insertInto('operations').values(rows).returning('id').execute();
-    return { token, operationId: inserted[0]?.id ?? 1, listBuilding, postBuilding };
+    const inserted = await database.db.insertInto('operations').values(rows).returningAll().execute();
+    const buildings = [
+      { id: listBuilding, name: 'List' },
+      { id: postBuilding, name: 'Posts' },
+    ];
+    const reference = { token, userId: user_id, buildings, operations: inserted };
+    return { token, operationId: inserted[0]?.id ?? 1, listBuilding, postBuilding, reference };
   } finally {
     await database.close();
   }
@@ -123,6 +139,8 @@ interface Measured {
   readonly p99: number;
   /** Server CPU (user + system, all threads) per request: robust to other load on the machine. */
   readonly cpuMicros: number | undefined;
+  /** Connection errors (resets); only the Rails reference may have them, and they are shown. */
+  readonly errors: number;
 }
 
 /** utime + stime of a process in ms, from /proc (Linux; clock ticks are 10 ms there). */
@@ -135,7 +153,7 @@ function cpuMillis(pid: number): number | undefined {
   }
 }
 
-async function measure(target: Case): Promise<Measured> {
+async function measure(target: Case, tolerateResets = false): Promise<Measured> {
   const options = {
     url: target.url,
     method: target.method ?? 'GET',
@@ -147,13 +165,19 @@ async function measure(target: Case): Promise<Measured> {
   const before = cpuMillis(target.pid);
   const result = await autocannon({ ...options, duration: DURATION });
   const after = cpuMillis(target.pid);
-  const failed = result.errors + result.non2xx;
+  const failed = (tolerateResets ? 0 : result.errors) + result.non2xx;
   if (failed > 0) throw new Error(`${target.name}: ${failed} failed requests`);
   const cpuMicros =
     before === undefined || after === undefined
       ? undefined
       : ((after - before) * 1000) / result.requests.total;
-  return { name: target.name, rps: result.requests.average, p99: result.latency.p99, cpuMicros };
+  return {
+    name: target.name,
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    cpuMicros,
+    errors: result.errors,
+  };
 }
 
 function energyCases(base: string, pid: number, seeded: Seeded): Case[] {
@@ -215,16 +239,70 @@ function printTable(rows: readonly Measured[], baseline: Measured): void {
   }
 }
 
+/** The spec's targets against stock Rails: 30x for one record, 50x for the 50-item list. */
+const RAILS_TARGETS: ReadonlyArray<readonly [string, number]> = [
+  ['GET one operation', 30],
+  ['GET 50-item list', 50],
+];
+
+async function compareWithRails(dir: string, seeded: Seeded, ours: string, rows: Measured[]): Promise<void> {
+  const missing = railsMissing();
+  if (missing) {
+    console.log(`\nStock Rails reference skipped: ${missing}.`);
+    return;
+  }
+  const port = await freePort();
+  const rails = startRails(dir, port, seeded.reference);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(`${base}/api/v1/operations/${seeded.operationId}?token=${seeded.token}`);
+    const cases = energyCases(base, rails.pid ?? 0, seeded).filter(
+      (target) =>
+        RAILS_TARGETS.some(([prefix]) => target.name.startsWith(prefix)) &&
+        (args.only === undefined || target.name.includes(args.only)),
+    );
+    for (const target of cases) {
+      await sameBodies(target.url.replace(base, ours), target.url, target.headers ?? {});
+    }
+    console.log(
+      '\nStock Rails 6.1 (puma, production, 1 process, 5 threads), same rows, bodies checked equal:\n',
+    );
+    console.log(
+      '| Case | ours req/s | Rails req/s | req/s ratio | ours CPU µs/req | Rails CPU µs/req | CPU ratio | target | Rails resets |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const target of cases) {
+      // puma closes some keep-alive connections while its threads are busy: autocannon counts
+      // those as errors; they are shown, the non-2xx answers still fail the run.
+      const reference = await measure(target, true);
+      const own = rows.find((row) => row.name === target.name);
+      if (!own) continue;
+      const target_ = RAILS_TARGETS.find(([prefix]) => target.name.startsWith(prefix))?.[1];
+      const cpuRatio =
+        own.cpuMicros && reference.cpuMicros ? `${(reference.cpuMicros / own.cpuMicros).toFixed(1)}x` : '-';
+      console.log(
+        `| ${target.name} | ${Math.round(own.rps)} | ${Math.round(reference.rps)} | ${(own.rps / reference.rps).toFixed(1)}x | ${own.cpuMicros?.toFixed(0) ?? '-'} | ${reference.cpuMicros?.toFixed(0) ?? '-'} | ${cpuRatio} | ${target_}x | ${reference.errors} |`,
+      );
+    }
+  } finally {
+    rails.kill('SIGTERM');
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'energy-bench-'));
   const databaseUrl = `sqlite:${join(dir, 'energy.db')}`;
   const seeded = await seed(databaseUrl);
   const [energyPort, barePort] = [await freePort(), await freePort()];
-  const energy = start('packages/energy/src/main.ts', {
-    ENERGY_PORT: String(energyPort),
-    ENERGY_DATABASE_URL: databaseUrl,
-    ENERGY_LOG_LEVEL: args['log-level'],
-  });
+  const energy = start(
+    'packages/energy/src/main.ts',
+    {
+      ENERGY_PORT: String(energyPort),
+      ENERGY_DATABASE_URL: databaseUrl,
+      ENERGY_LOG_LEVEL: args['log-level'],
+    },
+    args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [],
+  );
   const bare = start('bench/energy/bare-server.ts', { PORT: String(barePort) });
   try {
     const base = `http://127.0.0.1:${energyPort}`;
@@ -232,7 +310,10 @@ async function main(): Promise<void> {
     await Promise.all([waitFor(`${base}/healthz`), waitFor(bareUrl)]);
     const bareCase = { name: 'bare Fastify route (baseline, first)', url: bareUrl, pid: bare.pid ?? 0 };
     const rows: Measured[] = [await measure(bareCase)];
-    for (const target of energyCases(base, energy.pid ?? 0, seeded)) rows.push(await measure(target));
+    const cases = energyCases(base, energy.pid ?? 0, seeded).filter(
+      (target) => args.only === undefined || target.name.includes(args.only),
+    );
+    for (const target of cases) rows.push(await measure(target));
     rows.push(await measure({ ...bareCase, name: 'bare Fastify route (again, last)' }));
     // The baseline is the mean of the first and last runs, so drift in the machine's load
     // during the run does not favour one end of the table.
@@ -242,7 +323,14 @@ async function main(): Promise<void> {
       first.cpuMicros !== undefined && last.cpuMicros !== undefined
         ? (first.cpuMicros + last.cpuMicros) / 2
         : undefined;
-    printTable(rows, { name: 'baseline', rps: (first.rps + last.rps) / 2, p99: 0, cpuMicros: cpu });
+    printTable(rows, {
+      name: 'baseline',
+      rps: (first.rps + last.rps) / 2,
+      p99: 0,
+      cpuMicros: cpu,
+      errors: 0,
+    });
+    if (!args['skip-rails']) await compareWithRails(dir, seeded, base, rows);
   } finally {
     energy.kill('SIGTERM');
     bare.kill('SIGTERM');

@@ -63,7 +63,7 @@ export function energyApi(config: EnergyConfig, db: Kysely<EnergyDatabase>) {
       } else if (reserved !== undefined) {
         done(energyErrors.create('bad_request', { reason: reservedKeyMessage(reserved) }));
       } else if (isPublic(request)) done();
-      else authenticate(request).then(() => done(), done);
+      else authenticate(request, done);
     });
     userRoutes(api, context);
     buildingRoutes(api, context);

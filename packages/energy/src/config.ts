@@ -34,6 +34,13 @@ export const EnergyConfigSchema = Type.Object(
     logFormat: LOG_FORMAT,
     bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, default: 1024 * 1024 }),
     drainDeadlineMs: Type.Integer({ minimum: 0, default: 10_000 }),
+    tokenCacheTtlMs: Type.Integer({
+      minimum: 0,
+      maximum: 60_000,
+      default: 2_000,
+      description:
+        'How long a valid token is remembered without a database read, ms (0: no cache). A token retired by this process stops working at once; one retired by another process or energyctl, within this time',
+    }),
     shedding: sheddingConfigSchema({ maxInFlight: 512 }),
   },
   { additionalProperties: false },
@@ -50,6 +57,7 @@ export const ENERGY_ENV: EnvMapping = {
   logFormat: 'ENERGY_LOG_FORMAT',
   bodyLimitBytes: 'ENERGY_BODY_LIMIT_BYTES',
   drainDeadlineMs: 'ENERGY_DRAIN_DEADLINE_MS',
+  tokenCacheTtlMs: 'ENERGY_TOKEN_CACHE_TTL_MS',
   ...sheddingEnv('ENERGY'),
 };
 

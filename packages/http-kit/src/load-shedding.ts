@@ -62,8 +62,10 @@ export interface Shedding {
   pressure(): string | undefined;
 }
 
+/** By route pattern (known in onRequest): no string split per request. */
 function exempt(request: FastifyRequest): boolean {
-  return NEVER_SHED.has(request.url.split('?')[0] ?? '');
+  const route = request.routeOptions.url;
+  return route !== undefined && NEVER_SHED.has(route);
 }
 
 export async function installLoadShedding(
@@ -78,29 +80,33 @@ export async function installLoadShedding(
     const headers = { ...base.headers, 'retry-after': String(options.retryAfterSeconds) };
     return new AppError({ ...base, message: base.message, headers });
   };
-  await app.register(underPressure, {
-    maxEventLoopDelay: options.maxEventLoopDelayMs,
-    maxHeapUsedBytes: options.maxHeapUsedBytes,
-    sampleInterval: SAMPLE_MS,
-    retryAfter: options.retryAfterSeconds,
-    // Returning nothing lets the request through; a thrown error goes to the error handler.
-    pressureHandler: (request, _reply, type) => {
-      if (exempt(request)) return undefined;
-      throw overloaded(request, type === 'eventLoopDelay' ? 'event-loop delay' : 'memory');
-    },
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    if (exempt(request)) return done();
-    if (options.maxInFlight > 0 && inFlight >= options.maxInFlight)
-      return done(overloaded(request, 'requests in flight'));
-    inFlight++;
-    // The response's `close` fires once it is finished or its connection is gone: streams included.
-    reply.raw.once('close', () => inFlight--);
-    done();
-  });
+  // under-pressure samples the event loop and adds a hook to every request; without a bound
+  // on delay or heap it has nothing to decide, so it is not installed.
+  const sampled = options.maxEventLoopDelayMs > 0 || options.maxHeapUsedBytes > 0;
+  if (sampled)
+    await app.register(underPressure, {
+      maxEventLoopDelay: options.maxEventLoopDelayMs,
+      maxHeapUsedBytes: options.maxHeapUsedBytes,
+      sampleInterval: SAMPLE_MS,
+      retryAfter: options.retryAfterSeconds,
+      // Returning nothing lets the request through; a thrown error goes to the error handler.
+      pressureHandler: (request, _reply, type) => {
+        if (exempt(request)) return undefined;
+        throw overloaded(request, type === 'eventLoopDelay' ? 'event-loop delay' : 'memory');
+      },
+    });
+  if (options.maxInFlight > 0)
+    app.addHook('onRequest', (request, reply, done) => {
+      if (exempt(request)) return done();
+      if (inFlight >= options.maxInFlight) return done(overloaded(request, 'requests in flight'));
+      inFlight++;
+      // The response's `close` fires once it is finished or its connection is gone: streams included.
+      reply.raw.once('close', () => inFlight--);
+      done();
+    });
   return {
     pressure: () => {
-      if (app.isUnderPressure()) return 'event-loop delay or memory over its bound';
+      if (sampled && app.isUnderPressure()) return 'event-loop delay or memory over its bound';
       if (options.maxInFlight > 0 && inFlight >= options.maxInFlight)
         return 'requests in flight at the bound';
       return undefined;

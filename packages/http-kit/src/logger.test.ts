@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { logDestination, loggerOptions } from './logger.ts';
+import { LOG_BATCH_BYTES, logDestination, loggerOptions } from './logger.ts';
 
 function logThrough(
   format: 'auto' | 'json' | 'pretty',
@@ -35,5 +35,15 @@ describe('log destination', () => {
     assert.equal(logThrough('auto', false).pretty, false);
     assert.equal(logThrough('json', true).pretty, false);
     assert.equal(logThrough('pretty', false).pretty, true);
+  });
+
+  it('batches JSON lines (one write per few kilobytes), flushed on close', () => {
+    const destination = logDestination({ level: 'info', format: 'json' }, false);
+    const stream = destination.stream as unknown as { minLength: number };
+    try {
+      assert.equal(stream.minLength, LOG_BATCH_BYTES);
+    } finally {
+      destination.flush();
+    }
   });
 });

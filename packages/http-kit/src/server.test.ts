@@ -126,6 +126,42 @@ describe('createServer', () => {
   });
 });
 
+describe('the access line', () => {
+  it('carries the request id and never a credential a service field names', async () => {
+    const { app, logs } = await buildTestApp({
+      requestLogFields: () => ({ model: 'm-1', token: 'sekrit-field', password: 'sekrit-pass' }),
+    });
+    try {
+      await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'access-line' } });
+      const line = logs()
+        .split('\n')
+        .filter((text) => text.includes('"access-line"'))
+        .map((text) => JSON.parse(text) as Record<string, unknown>)[0];
+      assert.equal(line?.reqId, 'access-line');
+      assert.equal(line?.model, 'm-1');
+      assert.equal(line?.token, '[redacted]');
+      assert.doesNotMatch(logs(), /sekrit/);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('load shedding bounds', () => {
+  it('samples the event loop and heap only when one of them is bounded', async () => {
+    const bounds = { maxEventLoopDelayMs: 0, maxHeapUsedBytes: 0, maxInFlight: 8, retryAfterSeconds: 1 };
+    const unbounded = await buildTestApp({ shedding: bounds });
+    const bounded = await buildTestApp({ shedding: { ...bounds, maxHeapUsedBytes: 1 << 40 } });
+    try {
+      assert.equal(unbounded.app.hasDecorator('isUnderPressure'), false);
+      assert.equal(bounded.app.hasDecorator('isUnderPressure'), true);
+      assert.equal((await unbounded.app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+    } finally {
+      await Promise.all([unbounded.app.close(), bounded.app.close()]);
+    }
+  });
+});
+
 describe('readiness', () => {
   it('answers 503 while the readiness check fails, 200 once it passes', async () => {
     let healthy = false;

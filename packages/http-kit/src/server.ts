@@ -76,13 +76,10 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     ...options.fastify,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
   // The type provider only narrows route typings; the kit's installers take the plain instance.
   const instance = app as unknown as FastifyInstance;
   installJsonBodyParser(instance);
-  refuseReservedQueryKeys(instance, options.errors);
+  requestIdAndQueryKeys(instance, options.errors);
   drainKeepAliveOnClose(app);
   // Lines still buffered in the asynchronous destination are written before the process exits.
   if (destination) app.addHook('onClose', async () => destination.flush());
@@ -123,12 +120,14 @@ function renderFrameworkError(
 }
 
 /**
- * Query strings parse into null-prototype objects, but a service that nests `a[b]` keys (as
- * Rails does) would walk into Object.prototype with `__proto__[x]=1`; such names are refused
- * here, before any route or hook of a service sees them. Callback style: no promise per request.
+ * Echoes the request id, and refuses reserved query names: query strings parse into
+ * null-prototype objects, but a service that nests `a[b]` keys (as Rails does) would walk into
+ * Object.prototype with `__proto__[x]=1`; such names are refused here, before any route or hook
+ * of a service sees them. One callback-style hook: no promise, one hook call per request.
  */
-function refuseReservedQueryKeys(app: FastifyInstance, errors: ErrorHandling): void {
-  app.addHook('onRequest', (request, _reply, done) => {
+function requestIdAndQueryKeys(app: FastifyInstance, errors: ErrorHandling): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
     const reserved = findReservedKey(request.query);
     if (reserved === undefined) done();
     else done(errors.fromFramework('bad_request', reservedKeyMessage(reserved), request));

@@ -2,6 +2,8 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { defineErrors } from './errors.ts';
+import type { SheddingOptions } from './load-shedding.ts';
+import type { RequestLogFields } from './logger.ts';
 import { createServer } from './server.ts';
 
 /** A small service built on the kit, for the kit's own tests. */
@@ -14,7 +16,12 @@ export const testErrors = defineErrors({
 });
 
 export async function buildTestApp(
-  options: { ready?: () => Promise<void>; bodyLimitBytes?: number } = {},
+  options: {
+    ready?: () => Promise<void>;
+    bodyLimitBytes?: number;
+    requestLogFields?: RequestLogFields;
+    shedding?: SheddingOptions;
+  } = {},
 ): Promise<{ app: FastifyInstance; logs: () => string }> {
   const stream = new PassThrough();
   let logText = '';
@@ -28,6 +35,8 @@ export async function buildTestApp(
     defaultMetrics: false,
     logStream: stream,
     ready: options.ready ?? (async () => {}),
+    ...(options.requestLogFields ? { requestLogFields: options.requestLogFields } : {}),
+    ...(options.shedding ? { shedding: options.shedding } : {}),
     openapi: { title: 'Kit test', version: '0.0.0', description: 'test' },
     errors: {
       fromFramework: (kind, message) => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testEngines } from '@app/db/testing.ts';
 import { TOKENS_PER_USER } from '../repositories/users.ts';
+import { hashToken } from './tokens.ts';
 import { energyHarness, type Harness } from '../testing/harness.ts';
 
 const UNAUTHORIZED = {
@@ -131,6 +132,9 @@ for (const { engine, skip } of testEngines()) {
         assert.notEqual(row.token_hash, token);
       }
       const first = await h.user('rotating@example.com');
+      // Used once first, so the token cache knows it: retiring it must reach the cache too.
+      const used = await h.app.inject({ url: `/api/v1/buildings?token=${first.token}` });
+      assert.equal(used.statusCode, 200);
       for (let index = 0; index < TOKENS_PER_USER; index++) {
         const response = await h.app.inject({
           method: 'POST',
@@ -140,7 +144,39 @@ for (const { engine, skip } of testEngines()) {
         assert.equal(response.statusCode, 200);
       }
       const retired = await h.app.inject({ url: `/api/v1/buildings?token=${first.token}` });
-      assert.equal(retired.statusCode, 401);
+      assert.equal(retired.statusCode, 401, 'a token retired by this process is refused at once');
+    });
+  });
+
+  describe(`token cache across processes (${engine})`, { skip }, () => {
+    /** What another instance or energyctl does: the token's row goes, this process is not told. */
+    async function retireElsewhere(h: Harness, token: string): Promise<void> {
+      await h.db.deleteFrom('api_tokens').where('token_hash', '=', hashToken(token)).execute();
+    }
+
+    test('a token retired by another process is accepted until its cache entry expires', async () => {
+      const h = await energyHarness(engine, { tokenCacheTtlMs: 60_000 });
+      try {
+        const { token } = await h.user();
+        assert.equal((await h.app.inject({ url: `/api/v1/buildings?token=${token}` })).statusCode, 200);
+        await retireElsewhere(h, token);
+        const cached = await h.app.inject({ url: `/api/v1/buildings?token=${token}` });
+        assert.equal(cached.statusCode, 200, 'within the TTL the cached entry answers');
+      } finally {
+        await h.close();
+      }
+    });
+
+    test('with ENERGY_TOKEN_CACHE_TTL_MS=0 every call reads the database', async () => {
+      const h = await energyHarness(engine, { tokenCacheTtlMs: 0 });
+      try {
+        const { token } = await h.user();
+        assert.equal((await h.app.inject({ url: `/api/v1/buildings?token=${token}` })).statusCode, 200);
+        await retireElsewhere(h, token);
+        assert.equal((await h.app.inject({ url: `/api/v1/buildings?token=${token}` })).statusCode, 401);
+      } finally {
+        await h.close();
+      }
     });
   });
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { EnergyDatabase } from '../db/schema.ts';
-import { usersRepository } from '../repositories/users.ts';
+import { type UsersRepository, usersRepository } from '../repositories/users.ts';
 import { DECOY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.ts';
 import { newToken } from './tokens.ts';
 
@@ -20,9 +20,9 @@ export function isEmail(email: string): boolean {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= 254;
 }
 
-async function issueToken(db: Kysely<EnergyDatabase>, userId: number): Promise<Credentials> {
+async function issueToken(users: UsersRepository, userId: number): Promise<Credentials> {
   const { token, hash } = newToken();
-  await usersRepository(db).addToken(userId, hash);
+  await users.addToken(userId, hash);
   return { user_id: userId, token };
 }
 
@@ -32,17 +32,21 @@ export async function createUser(
   email: string,
   password: string,
 ): Promise<Credentials> {
-  const id = await usersRepository(db).create(normalizeEmail(email), await hashPassword(password));
-  return issueToken(db, id);
+  const users = usersRepository(db);
+  const id = await users.create(normalizeEmail(email), await hashPassword(password));
+  return issueToken(users, id);
 }
 
-/** A fresh token for a correct email and password; undefined otherwise, in the same time. */
+/**
+ * A fresh token for a correct email and password; undefined otherwise, in the same time. Takes
+ * the routes' repository, so the tokens it retires leave that repository's token cache at once.
+ */
 export async function authenticate(
-  db: Kysely<EnergyDatabase>,
+  users: UsersRepository,
   email: string,
   password: string,
 ): Promise<Credentials | undefined> {
-  const user = await usersRepository(db).findByEmail(normalizeEmail(email));
+  const user = await users.findByEmail(normalizeEmail(email));
   const matches = await verifyPassword(password, user?.password_hash ?? (await DECOY_HASH_PROMISE));
-  return user && matches ? issueToken(db, user.id) : undefined;
+  return user && matches ? issueToken(users, user.id) : undefined;
 }

@@ -155,17 +155,23 @@ function compileXml(representation: Representation): CompiledXml {
   const [recordOpen, recordClose] = tags(representation.element, {});
   const fields = representation.fields.map((field) => {
     const [open, close] = tags(xmlName(field.name), { type: field.type });
-    return { ...field, open, close, nil: emptyTag(xmlName(field.name), { type: field.type, nil: 'true' }) };
+    const nil = emptyTag(xmlName(field.name), { type: field.type, nil: 'true' });
+    // Only strings can hold markup or control characters: numbers, booleans and ISO datetimes
+    // are written from characters that never need escaping, so they skip the scan.
+    const escape = field.type === 'string' ? escapeText : (value: string) => value;
+    return { ...field, open, close: `${close}\n`, nil: `${nil}\n`, escape };
   });
   const [listOpen, listClose] = tags(representation.listElement, { type: 'array' });
   return {
     record(record, indent) {
+      const inner = `${indent}  `;
       let out = `${indent}${recordOpen}\n`;
       for (const field of fields) {
         const value = record[field.name] ?? null;
-        out += `${indent}  `;
-        out += value === null ? field.nil : field.open + escapeText(text(field.type, value)) + field.close;
-        out += '\n';
+        out +=
+          value === null
+            ? inner + field.nil
+            : inner + field.open + field.escape(text(field.type, value)) + field.close;
       }
       return `${out}${indent}${recordClose}\n`;
     },

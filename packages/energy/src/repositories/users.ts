@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { TokenCache } from '../auth/token-cache.ts';
 import type { EnergyDatabase } from '../db/schema.ts';
 import { prepared } from './prepared.ts';
 import { now } from './records.ts';
@@ -15,7 +16,8 @@ export class DuplicateEmailError extends Error {
   }
 }
 
-export function usersRepository(db: Db) {
+/** `cache`: the process's token cache (routes); absent, every lookup reads the database (CLI). */
+export function usersRepository(db: Db, cache?: TokenCache) {
   const tokenOwner = prepared(
     db,
     db.selectFrom('api_tokens').select('user_id').where('token_hash', '=', ''),
@@ -55,10 +57,25 @@ export function usersRepository(db: Db) {
         .where('user_id', '=', userId)
         .orderBy('id', 'desc')
         .limit(TOKENS_PER_USER);
-      await db.deleteFrom('api_tokens').where('user_id', '=', userId).where('id', 'not in', keep).execute();
+      const retired = await db
+        .deleteFrom('api_tokens')
+        .where('user_id', '=', userId)
+        .where('id', 'not in', keep)
+        .returning('token_hash')
+        .execute();
+      // A retired token stops working in this process now, not when its cache entry expires.
+      cache?.forget(retired.map((row) => row.token_hash));
+    },
+    /** The owner of a token remembered by the cache: no database read, no promise. */
+    cachedUserIdForToken(tokenHash: string): number | undefined {
+      return cache?.userIdFor(tokenHash);
     },
     async userIdForToken(tokenHash: string): Promise<number | undefined> {
+      const cached = cache?.userIdFor(tokenHash);
+      if (cached !== undefined) return cached;
+      const generation = cache?.generation() ?? 0;
       const [row] = await tokenOwner(tokenHash);
+      if (row) cache?.remember(tokenHash, row.user_id, generation);
       return row?.user_id;
     },
   };

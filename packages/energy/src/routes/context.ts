@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { tokenCache } from '../auth/token-cache.ts';
 import type { EnergyConfig } from '../config.ts';
 import type { EnergyDatabase } from '../db/schema.ts';
 import { buildingsRepository } from '../repositories/buildings.ts';
@@ -22,7 +23,7 @@ export function routeContext(config: EnergyConfig, db: Kysely<EnergyDatabase>): 
   return {
     config,
     db,
-    users: usersRepository(db),
+    users: usersRepository(db, tokenCache(config.tokenCacheTtlMs)),
     buildings: buildingsRepository(db),
     elevators: elevatorsRepository(db),
     operations: operationsRepository(db),

@@ -42,7 +42,7 @@ export function userRoutes(app: FastifyInstance, context: RouteContext): void {
     },
     async (request, reply) => {
       const values = readInput(request, credentialsInput, 'user', 'create');
-      const credentials = await authenticate(context.db, String(values.email), String(values.password));
+      const credentials = await authenticate(context.users, String(values.email), String(values.password));
       if (!credentials) throw energyErrors.create('invalid_credentials', {});
       return sendRecord(request, reply, credentialsRepresentation, { ...credentials });
     },
