@@ -2,7 +2,7 @@ import { type ColumnDefinitionBuilder, type Kysely, SqliteAdapter } from 'kysely
 import type { Engine } from './database.ts';
 
 /** Which engine a Kysely instance talks to, for the few DDL spots where dialects differ. */
-export function engineOf(db: Kysely<unknown>): Engine {
+export function engineOf<DB>(db: Kysely<DB>): Engine {
   return db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
 }
 

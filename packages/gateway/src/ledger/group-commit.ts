@@ -1,17 +1,24 @@
+import { engineOf } from '@app/db';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Insertable, type Kysely, sql } from 'kysely';
-import type { GatewayDatabase, UsageTable } from '../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { GatewayDatabase } from '../db/schema.ts';
+import { ledgerStatements, type UsageRow } from './batch-statements.ts';
 import type { LocalBucket } from './local-buckets.ts';
 
 interface QueuedRow {
   readonly bucket: LocalBucket;
   readonly cost: number;
-  readonly values: Insertable<UsageTable>;
-  readonly done: { resolve(): void; reject(error: unknown): void };
+  readonly values: UsageRow;
 }
 
-/** Rows per INSERT statement: far below both engines' limits on bound parameters. */
-const INSERT_SLICE = 400;
+/**
+ * The rows one transaction writes (at most `flushRows`). Its rows share one promise: they are
+ * committed or retried together, and a promise per row was a third of a row's allocations.
+ */
+interface Batch extends PromiseWithResolvers<void> {
+  readonly rows: QueuedRow[];
+}
+
 /** After a failed commit the rows wait this long before the next attempt. */
 const RETRY_MS = 1_000;
 
@@ -39,42 +46,50 @@ export function groupCommit(deps: {
   leaseTtlMs: number;
   onCommitted: () => void;
 }) {
-  const queue: QueuedRow[] = [];
+  const statements = ledgerStatements(engineOf(deps.db));
+  /** Batches waiting, oldest first; only the last one takes new rows. */
+  const waiting: Batch[] = [];
   let timer: NodeJS.Timeout | undefined;
   let immediate = false;
   let running: Promise<boolean> | undefined;
 
-  function add(bucket: LocalBucket, cost: number, values: Insertable<UsageTable>): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      queue.push({ bucket, cost, values, done: { resolve, reject } });
-      schedule(deps.flushMs);
-    });
+  function add(bucket: LocalBucket, cost: number, values: UsageRow): Promise<void> {
+    let batch = waiting.at(-1);
+    if (!batch || batch.rows.length >= deps.flushRows) {
+      batch = { rows: [], ...Promise.withResolvers<void>() };
+      waiting.push(batch);
+    }
+    batch.rows.push({ bucket, cost, values });
+    schedule(deps.flushMs);
+    return batch.promise;
   }
 
   /** A full batch goes at once; otherwise the first row waiting sets the time. */
   function schedule(delayMs: number): void {
-    if (running || queue.length === 0) return;
-    const full = queue.length >= deps.flushRows;
+    const first = waiting[0];
+    if (running || !first) return;
+    const full = waiting.length > 1 || first.rows.length >= deps.flushRows;
     if (timer && (immediate || !full)) return;
     if (timer) clearTimeout(timer);
     immediate = full;
     timer = setTimeout(() => void run(), full ? 0 : delayMs);
   }
 
-  /** Commits one batch; true when it was written. */
+  /** Commits the oldest batch; true when it was written (or nothing waited). */
   function run(): Promise<boolean> {
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (running) return running;
-    const batch = queue.splice(0, deps.flushRows);
-    running = commit(batch)
+    const batch = waiting.shift();
+    if (!batch) return Promise.resolve(true);
+    running = commit(batch.rows)
       .then(() => {
-        for (const row of batch) row.done.resolve();
+        batch.resolve();
         return true;
       })
       .catch((error: unknown) => {
-        queue.unshift(...batch);
-        deps.log.error({ err: error, rows: batch.length }, 'usage ledger commit failed; retrying');
+        waiting.unshift(batch);
+        deps.log.error({ err: error, rows: batch.rows.length }, 'usage ledger commit failed; retrying');
         return false;
       })
       .finally(() => {
@@ -89,33 +104,19 @@ export function groupCommit(deps: {
     const now = new Date().toISOString();
     const expiresAt = new Date(Date.now() + deps.leaseTtlMs).toISOString();
     await deps.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < batch.length; i += INSERT_SLICE)
-        await trx
-          .insertInto('usage')
-          .values(batch.slice(i, i + INSERT_SLICE).map((row) => row.values))
-          .execute();
+      for (const insert of statements.insertUsage(batch.map((row) => row.values)))
+        await trx.executeQuery(insert);
       // Lease row before allocation row, buckets in one order: the lock order of lease-store.ts.
       for (const effect of effects) {
         if (effect.leaseId !== undefined) {
-          const moved = await trx
-            .updateTable('budget_leases')
-            .set({ amount_micros: sql`amount_micros - ${effect.decrement}`, expires_at: expiresAt })
-            .where('id', '=', effect.leaseId)
-            .where('closed_at', 'is', null)
-            .executeTakeFirst();
-          effect.lost = moved.numUpdatedRows === 0n;
+          const drain = statements.drainLease(effect.leaseId, effect.decrement, expiresAt);
+          effect.lost = (await trx.executeQuery(drain)).numAffectedRows === 0n;
           if (effect.lost) effect.decrement = 0;
         }
-        await trx
-          .updateTable('allocations')
-          .set({
-            spent_micros: sql`spent_micros + ${effect.cost}`,
-            reserved_micros: sql`reserved_micros - ${effect.decrement}`,
-            updated_at: now,
-          })
-          .where('project_id', '=', effect.bucket.projectId)
-          .where('provider', '=', effect.bucket.provider)
-          .execute();
+        const { projectId, provider } = effect.bucket;
+        await trx.executeQuery(
+          statements.chargeBucket(projectId, provider, effect.cost, effect.decrement, now),
+        );
       }
     });
     for (const effect of effects) apply(effect);
@@ -136,7 +137,7 @@ export function groupCommit(deps: {
 
   /** Flushes until nothing waits; throws when a commit fails. */
   async function flush(): Promise<void> {
-    while (queue.length > 0 || running) {
+    while (waiting.length > 0 || running) {
       const ok = await (running ?? run());
       if (!ok) throw new Error('the usage ledger could not be written; rows are kept for a retry');
     }
@@ -146,12 +147,15 @@ export function groupCommit(deps: {
   function abandon(error: unknown): number {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const lost = queue.splice(0);
-    for (const row of lost) row.done.reject(error);
-    return lost.length;
+    let lost = 0;
+    for (const batch of waiting.splice(0)) {
+      lost += batch.rows.length;
+      batch.reject(error);
+    }
+    return lost;
   }
 
-  return { add, flush, abandon, idle: () => queue.length === 0 && running === undefined };
+  return { add, flush, abandon, idle: () => waiting.length === 0 && running === undefined };
 }
 
 /** Per bucket (in one order), the cost to move from this instance's lease into `spent`. */

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Database } from '@app/db';
 import { type IsolatedDatabase, isolatedDatabase, testEngines } from '@app/db/testing.ts';
 import { isAppError } from '@app/http-kit';
+import type { CompiledQuery, Kysely, Transaction } from 'kysely';
 import pino from 'pino';
 import { seedAccount } from '../access/testing.ts';
 import { loadGatewayConfig } from '../config.ts';
@@ -25,6 +26,49 @@ const usage = (costMicros: number) =>
     status: 'ok',
   }) as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A method of a Kysely object bound to it (its private fields refuse a proxy as `this`). */
+function member(target: object, key: string | symbol): unknown {
+  const value: unknown = Reflect.get(target, key);
+  return typeof value === 'function' ? value.bind(target) : value;
+}
+
+/**
+ * `db` seen through a spy that records, per transaction, the rows it inserted into `usage`;
+ * while `failing` is above 0, each transaction fails (and counts it down) before it starts.
+ */
+function usageBatches(db: Kysely<GatewayDatabase>) {
+  const batches: number[] = [];
+  const control = { failing: 0 };
+  const counting = (trx: Transaction<GatewayDatabase>, count: (rows: number) => void) =>
+    new Proxy(trx, {
+      get: (target, key) =>
+        key !== 'executeQuery'
+          ? member(target, key)
+          : async (query: CompiledQuery) => {
+              const result = await target.executeQuery(query);
+              if (query.sql.startsWith('insert into usage ')) count(Number(result.numAffectedRows ?? 0n));
+              return result;
+            },
+    });
+  const spied = new Proxy(db, {
+    get: (target, key) =>
+      key !== 'transaction'
+        ? member(target, key)
+        : () => ({
+            execute: async <T>(work: (trx: Transaction<GatewayDatabase>) => Promise<T>) => {
+              if (control.failing > 0 && control.failing--) throw new Error('the database is unavailable');
+              let rows = 0;
+              const result = await target
+                .transaction()
+                .execute((trx) => work(counting(trx, (n) => (rows += n))));
+              if (rows > 0) batches.push(rows);
+              return result;
+            },
+          }),
+  });
+  return { db: spied, batches, control };
+}
 
 describe('lease size', () => {
   it('is a chunk, an eighth of what is left near the end, what waiting requests lack, never more than left', () => {
@@ -239,20 +283,10 @@ for (const { engine, skip } of testEngines()) {
       assert.equal((await leasesOf(principal))[0]?.closed_as, 'returned');
     });
 
-    it('group-commits: one INSERT for the rows of many requests, a new one every flushRows rows', async () => {
+    it('group-commits: the rows of many requests in one transaction, a new one every flushRows rows', async () => {
       const principal = await seed('group', 10);
-      let inserts = 0;
-      const counted = {
-        ...isolated.database,
-        db: isolated.database.db.withPlugin({
-          transformQuery: (args) => {
-            if (args.node.kind === 'InsertQueryNode' && JSON.stringify(args.node.into).includes('"usage"'))
-              inserts++;
-            return args.node;
-          },
-          transformResult: async (args) => args.result,
-        }),
-      };
+      const spy = usageBatches(isolated.database.db);
+      const counted = { ...isolated.database, db: spy.db };
       const many = ledger({ flushMs: 50 }, counted);
       const all = await Promise.all(
         Array.from({ length: 60 }, () =>
@@ -260,7 +294,7 @@ for (const { engine, skip } of testEngines()) {
         ),
       );
       await Promise.all(all.map((r) => many.settle(r, usage(100))));
-      assert.equal(inserts, 1, 'sixty rows, one statement in one transaction');
+      assert.deepEqual(spy.batches, [60], 'sixty rows, one transaction');
       const capped = ledger({ flushMs: 50, flushRows: 25 }, counted);
       const more = await Promise.all(
         Array.from({ length: 60 }, () =>
@@ -268,9 +302,43 @@ for (const { engine, skip } of testEngines()) {
         ),
       );
       await Promise.all(more.map((r) => capped.settle(r, usage(100))));
-      assert.equal(inserts, 1 + 3, 'batches of at most 25 rows');
+      assert.deepEqual(spy.batches, [60, 25, 25, 10], 'batches of at most 25 rows');
       assert.equal(await rowCount(principal), 120);
       assert.equal((await dbBucket(principal)).spent_micros, 12_000);
+    });
+
+    it('keeps the rows of a failed commit for the next one; abandons them only when shutdown cannot write', async () => {
+      const principal = await seed('retry', 10);
+      const spy = usageBatches(isolated.database.db);
+      const flaky = ledger({ flushMs: 60_000 }, { ...isolated.database, db: spy.db });
+      const outcomes: string[] = [];
+      const settleAll = async (count: number) => {
+        const reservations = await Promise.all(
+          Array.from({ length: count }, () =>
+            flaky.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 }),
+          ),
+        );
+        for (const r of reservations)
+          flaky.settle(r, usage(100)).then(
+            () => outcomes.push('committed'),
+            () => outcomes.push('lost'),
+          );
+      };
+      await settleAll(3);
+      spy.control.failing = 1;
+      await assert.rejects(flaky.flush(), /could not be written/);
+      assert.equal(await rowCount(principal), 0);
+      await flaky.flush();
+      await sleep(0);
+      assert.deepEqual(outcomes, ['committed', 'committed', 'committed']);
+      assert.deepEqual(spy.batches, [3], 'the three rows once, in one transaction');
+      assert.equal((await dbBucket(principal)).spent_micros, 300);
+      await settleAll(2);
+      spy.control.failing = 1_000;
+      await flaky.close();
+      spy.control.failing = 0;
+      assert.deepEqual(outcomes.slice(3), ['lost', 'lost']);
+      assert.equal(await rowCount(principal), 3);
     });
   });
 }

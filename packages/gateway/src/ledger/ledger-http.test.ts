@@ -111,12 +111,12 @@ describe('ledger configuration', () => {
     const config = loadGatewayConfig({
       GATEWAY_LEDGER_CHUNK_USD: '2.5',
       GATEWAY_LEDGER_LEASE_TTL_MS: '10000',
-      GATEWAY_LEDGER_FLUSH_MS: '20',
+      GATEWAY_LEDGER_FLUSH_MS: '50',
       GATEWAY_LEDGER_FLUSH_ROWS: '100',
     });
     assert.equal(config.access.ledgerChunkUsd, 2.5);
     assert.equal(config.access.ledgerLeaseTtlMs, 10_000);
-    assert.equal(config.access.ledgerFlushMs, 20);
+    assert.equal(config.access.ledgerFlushMs, 50);
     assert.equal(config.access.ledgerFlushRows, 100);
     assert.throws(() => loadGatewayConfig({ GATEWAY_LEDGER_FLUSH_MS: '5000' }), /GATEWAY_LEDGER_FLUSH_MS/);
     assert.throws(() => loadGatewayConfig({ GATEWAY_LEDGER_CHUNK_USD: '-1' }), /GATEWAY_LEDGER_CHUNK_USD/);

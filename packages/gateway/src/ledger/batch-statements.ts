@@ -1,0 +1,138 @@
+import type { Engine } from '@app/db';
+import { CompiledQuery } from 'kysely';
+import type { UsageStatus } from '../db/schema.ts';
+
+/** One usage ledger row, in the order of USAGE_COLUMNS. */
+export type UsageRow = readonly [
+  tokenJti: string,
+  userId: number,
+  projectId: number,
+  provider: string,
+  model: string | null,
+  promptTokens: number,
+  completionTokens: number,
+  cachedTokens: number,
+  reservedMicros: number,
+  costMicros: number,
+  status: Exclude<UsageStatus, 'reserved'>,
+  reason: string | null,
+  createdAt: string,
+  settledAt: string,
+];
+
+const USAGE_COLUMNS = [
+  'token_jti',
+  'user_id',
+  'project_id',
+  'provider',
+  'model',
+  'prompt_tokens',
+  'completion_tokens',
+  'cached_tokens',
+  'reserved_micros',
+  'cost_micros',
+  'status',
+  'reason',
+  'created_at',
+  'settled_at',
+] as const;
+
+/** The PostgreSQL type of each column of USAGE_COLUMNS, for the arrays `unnest` takes apart. */
+const PG_TYPES = [
+  'text',
+  'int4',
+  'int4',
+  'text',
+  'text',
+  'int4',
+  'int4',
+  'int4',
+  'int8',
+  'int8',
+  'text',
+  'text',
+  'text',
+  'text',
+];
+
+/** Largest SQLite INSERT, in rows: 14 x 256 bound values, far below SQLite's 32,766. */
+const SQLITE_MAX_ROWS = 256;
+
+/**
+ * The group commit's statements, compiled once per engine: a commit runs a few statements
+ * every few milliseconds, and building them with Kysely's query builder on each commit was most
+ * of the commit's CPU (docs/gateway/chat-completions.md, "Ledger group commit"). The texts are
+ * fixed, so node:sqlite's statement cache (@app/db) prepares each one once.
+ */
+export interface LedgerStatements {
+  /** The INSERTs of a batch: one on PostgreSQL; on SQLite one per power-of-two slice. */
+  insertUsage(rows: readonly UsageRow[]): CompiledQuery[];
+  /** Takes `decrement` out of an open lease and renews it; 0 rows when the lease is closed. */
+  drainLease(leaseId: number, decrement: number, expiresAt: string): CompiledQuery;
+  /** Moves a batch's cost of one bucket into `spent`, `decrement` of it out of `reserved`. */
+  chargeBucket(
+    projectId: number,
+    provider: string,
+    cost: number,
+    decrement: number,
+    now: string,
+  ): CompiledQuery;
+}
+
+export function ledgerStatements(engine: Engine): LedgerStatements {
+  const p = engine === 'postgres' ? (n: number) => `$${n}` : () => '?';
+  const drain = `update budget_leases set amount_micros = amount_micros - ${p(1)}, expires_at = ${p(2)} where id = ${p(3)} and closed_at is null`;
+  const charge = `update allocations set spent_micros = spent_micros + ${p(1)}, reserved_micros = reserved_micros - ${p(2)}, updated_at = ${p(3)} where project_id = ${p(4)} and provider = ${p(5)}`;
+  return {
+    insertUsage: engine === 'postgres' ? postgresInsert() : sqliteInsert(),
+    drainLease: (leaseId, decrement, expiresAt) => CompiledQuery.raw(drain, [decrement, expiresAt, leaseId]),
+    chargeBucket: (projectId, provider, cost, decrement, now) =>
+      CompiledQuery.raw(charge, [cost, decrement, now, projectId, provider]),
+  };
+}
+
+const insertHead = `insert into usage (${USAGE_COLUMNS.join(', ')})`;
+
+/** One statement for any batch: each column travels as one array parameter. */
+function postgresInsert(): LedgerStatements['insertUsage'] {
+  const arrays = PG_TYPES.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
+  const text = `${insertHead} select * from unnest(${arrays})`;
+  return (rows) => {
+    const columns: unknown[][] = USAGE_COLUMNS.map(() => new Array<unknown>(rows.length));
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r] as UsageRow;
+      for (let c = 0; c < columns.length; c++) (columns[c] as unknown[])[r] = row[c];
+    }
+    return [CompiledQuery.raw(text, columns)];
+  };
+}
+
+/**
+ * Multi-row VALUES statements in power-of-two sizes (at most nine texts, each prepared once): a
+ * batch of n rows is a handful of statements, against one statement (and one await) per row.
+ */
+function sqliteInsert(): LedgerStatements['insertUsage'] {
+  const one = `(${USAGE_COLUMNS.map(() => '?').join(', ')})`;
+  const texts = new Map<number, string>();
+  const textOf = (size: number) => {
+    let text = texts.get(size);
+    if (text === undefined) {
+      text = `${insertHead} values ${new Array<string>(size).fill(one).join(', ')}`;
+      texts.set(size, text);
+    }
+    return text;
+  };
+  return (rows) => {
+    const statements: CompiledQuery[] = [];
+    for (let start = 0; start < rows.length;) {
+      const size = largestPowerOfTwo(Math.min(rows.length - start, SQLITE_MAX_ROWS));
+      const values: unknown[] = [];
+      for (let r = start; r < start + size; r++) values.push(...(rows[r] as UsageRow));
+      statements.push(CompiledQuery.raw(textOf(size), values));
+      start += size;
+    }
+    return statements;
+  };
+}
+
+const largestPowerOfTwo = (n: number) => 2 ** Math.floor(Math.log2(n));
