@@ -27,7 +27,7 @@ const { values } = parseArgs({
 type Compact = (request: ModelRequest, frozen: ReturnType<typeof frozenPrefix>) => ModelRequest;
 
 const dir = mkdtempSync(join(tmpdir(), 'compact-baseline-'));
-for (const file of ['compact.ts', 'text.ts', 'json.ts', 'frozen.ts'])
+for (const file of ['compact.ts', 'text.ts', 'tidy.ts', 'sensitive.ts', 'json.ts', 'frozen.ts'])
   writeFileSync(
     join(dir, file),
     execFileSync('git', ['show', `${values.baseline}:packages/gateway/src/compression/${file}`], {

@@ -11,17 +11,19 @@ const LF = 0x0a;
 const CR = 0x0d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
 
 function isWhitespace(code: number): boolean {
   return code === SPACE || code === LF || code === CR || code === TAB;
 }
 
-/** True when the text is one JSON document (an object or an array, the only shapes worth it). */
-function isJsonDocument(trimmed: string): boolean {
-  const first = trimmed[0];
-  if (first !== '{' && first !== '[') return false;
+/** True when JSON.parse accepts the text. */
+function parses(json: string): boolean {
   try {
-    JSON.parse(trimmed);
+    JSON.parse(json);
     return true;
   } catch {
     return false;
@@ -41,25 +43,37 @@ function stringEnd(json: string, open: number): number {
   return json.length;
 }
 
-/** Built by concatenation: V8 keeps the pieces as a rope and copies them once, when read. */
-function stripWhitespace(json: string): string {
+/**
+ * The bracketed block opening at `start`, up to the bracket that closes it, with the whitespace
+ * outside its strings dropped: the end found and the text stripped in one pass. Undefined when
+ * the brackets never close.
+ */
+function stripBlock(text: string, start: number): { end: number; stripped: string } | undefined {
+  // Built by concatenation: V8 keeps the pieces as a rope and copies them once, when read.
   let out = '';
-  let from = 0;
-  let index = 0;
-  const length = json.length;
-  while (index < length) {
-    const code = json.charCodeAt(index);
+  let from = start;
+  let depth = 0;
+  const length = text.length;
+  for (let index = start; index < length;) {
+    const code = text.charCodeAt(index);
     if (code === QUOTE) {
-      index = stringEnd(json, index);
+      index = stringEnd(text, index);
     } else if (isWhitespace(code)) {
-      out += json.slice(from, index);
-      while (index < length && isWhitespace(json.charCodeAt(index))) index += 1;
+      out += text.slice(from, index);
+      while (index < length && isWhitespace(text.charCodeAt(index))) index += 1;
       from = index;
     } else {
       index += 1;
+      if (code === OPEN_BRACE || code === OPEN_BRACKET) depth += 1;
+      else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && --depth === 0)
+        return { end: index, stripped: out + text.slice(from, index) };
     }
   }
-  return out + json.slice(from);
+  return undefined;
+}
+
+function isOpening(code: number): boolean {
+  return code === OPEN_BRACE || code === OPEN_BRACKET;
 }
 
 /**
@@ -67,30 +81,13 @@ function stripWhitespace(json: string): string {
  * after it and its minified form, when the block from `start` runs over a line end and parses.
  */
 export function jsonBlockAt(text: string, start: number): { end: number; minified: string } | undefined {
-  const end = balancedEnd(text, start);
-  if (end === undefined) return undefined;
   const newline = text.indexOf('\n', start);
-  if (newline === -1 || newline >= end) return undefined;
-  const block = text.slice(start, end);
-  return isJsonDocument(block) ? { end, minified: stripWhitespace(block) } : undefined;
-}
-
-/** The index after the bracket that closes the one at `start`, strings skipped. */
-function balancedEnd(text: string, start: number): number | undefined {
-  let depth = 0;
-  for (let index = start; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === QUOTE) {
-      index += 1;
-      while (index < text.length && text.charCodeAt(index) !== QUOTE)
-        index += text.charCodeAt(index) === BACKSLASH ? 2 : 1;
-    } else if (code === 0x7b || code === 0x5b) depth += 1;
-    else if (code === 0x7d || code === 0x5d) {
-      depth -= 1;
-      if (depth === 0) return index + 1;
-    }
-  }
-  return undefined;
+  if (newline === -1 || !isOpening(text.charCodeAt(start))) return undefined;
+  const block = stripBlock(text, start);
+  // Validated as sent, not stripped: `[1 2]` would strip to `[12]`, and a flat slice parses
+  // faster than the stripped text, which V8 holds as a rope of pieces until it is read.
+  if (block === undefined || newline >= block.end || !parses(text.slice(start, block.end))) return undefined;
+  return { end: block.end, minified: block.stripped };
 }
 
 /** The minified document, or undefined when the text is not a JSON object or array. */
@@ -98,9 +95,8 @@ export function minifyJson(text: string): string | undefined {
   // Looked at before trimming: most texts are not JSON, and trim() copies the whole text.
   let index = 0;
   while (index < text.length && isWhitespace(text.charCodeAt(index))) index += 1;
-  const first = text.charCodeAt(index);
-  if (first !== 0x7b && first !== 0x5b) return undefined;
+  if (!isOpening(text.charCodeAt(index))) return undefined;
   const trimmed = text.trim();
-  if (!isJsonDocument(trimmed)) return undefined;
-  return stripWhitespace(trimmed);
+  // Parsed first: on text that is not JSON it stops at the first error, the strip would not.
+  return parses(trimmed) ? stripBlock(trimmed, 0)?.stripped : undefined;
 }

@@ -16,6 +16,18 @@ test('JSON is minified token for token: big integers, exponents, escapes and dup
   assert.equal(compactText('{ "a" : 1 }'), '{"a":1}');
 });
 
+test('whitespace between two literal characters is not JSON: such text is left as sent', () => {
+  // Stripped first, `[1 2]` would read `[12]` and parse: validation must see the text as sent.
+  for (const text of ['[1 2]', '{"a": tr ue}', '[1 .5]', '[- 1]', '{"n": 1\n e5}']) {
+    assert.equal(minifyJson(text), undefined, text);
+    const pasted = `Data:\n${text.replace(' ', '\n  ')}\nEnd.`;
+    assert.equal(compactText(pasted), pasted, pasted);
+  }
+  // Next to punctuation the same whitespace goes, as in any document.
+  assert.equal(minifyJson('[1 , 2 ,\n-3 ]'), '[1,2,-3]');
+  assert.equal(compactText('Data:\n[true ,\n  null]\nEnd.'), 'Data:\n[true,null]\nEnd.');
+});
+
 test('prose loses trailing whitespace and runs of blank lines; paragraphs stay apart', () => {
   assert.equal(
     compactText('First line.   \nSecond.\t\n\n\n\n\nThird.\n\n\n'),
