@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { parseDictionary } from 'structured-headers';
 import { type ChatTestApp, startChatApp } from '../front-doors/chat-completions/testing.ts';
+import { compressionCounts } from './testing.ts';
 
 let t: ChatTestApp;
 let openai: OpenAI;
@@ -55,15 +55,7 @@ const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
   { type: 'function', function: { name: 'query', parameters: { type: 'object', properties: {} } } },
 ];
 
-function counts(response: Response): { before: number; after: number } | undefined {
-  const raw = response.headers.get('x-gateway-compression');
-  if (raw === null) return undefined;
-  const dictionary = parseDictionary(raw);
-  return {
-    before: dictionary.get('input-tokens-before')?.[0] as number,
-    after: dictionary.get('input-tokens-after')?.[0] as number,
-  };
-}
+const counts = (response: Response) => compressionCounts(response.headers);
 
 async function chat(model: string, messages: Message[], headers: Record<string, string> = {}, extra = {}) {
   const { data, response } = await openai.chat.completions

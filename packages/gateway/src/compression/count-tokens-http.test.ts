@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
-import { parseDictionary } from 'structured-headers';
 import { type ChatTestApp, startChatApp } from '../front-doors/chat-completions/testing.ts';
+import { compressionCounts } from './testing.ts';
 
 let t: ChatTestApp;
 let client: Anthropic;
@@ -28,15 +28,7 @@ const messages: Anthropic.MessageParam[] = [
   { role: 'user', content: `Which site used most?   \n\n\n\n${RECORDS}\n\n\n\nThanks.   ` },
 ];
 
-function compression(response: Response): { before: number; after: number } | undefined {
-  const raw = response.headers.get('x-gateway-compression');
-  if (raw === null) return undefined;
-  const dictionary = parseDictionary(raw);
-  return {
-    before: dictionary.get('input-tokens-before')?.[0] as number,
-    after: dictionary.get('input-tokens-after')?.[0] as number,
-  };
-}
+const compression = (response: Response) => compressionCounts(response.headers);
 
 test('count_tokens through :compact counts the compacted prompt, as /v1/messages bills it', async () => {
   const plain = await client.messages

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import OpenAI from 'openai';
-import { parseDictionary } from 'structured-headers';
 import { type ChatTestApp, startChatApp } from '../front-doors/chat-completions/testing.ts';
+import { compressionCounts } from './testing.ts';
 
 const RATIO = 0.5;
 let t: ChatTestApp;
@@ -43,10 +43,10 @@ async function counts(model: string) {
   const { response } = await openai.chat.completions
     .create({ model, messages: conversation(), max_completion_tokens: 64 })
     .withResponse();
-  const dictionary = parseDictionary(response.headers.get('x-gateway-compression') ?? '');
+  const measured = compressionCounts(response.headers);
+  assert.ok(measured, 'X-Gateway-Compression is present');
   return {
-    before: dictionary.get('input-tokens-before')?.[0] as number,
-    after: dictionary.get('input-tokens-after')?.[0] as number,
+    ...measured,
     sent: t.lastUpstreamBody().messages as { role: string; content: unknown }[],
   };
 }
