@@ -13,6 +13,7 @@ import { openDatabase } from '@app/db';
 import { PROJECT_ROOT } from '@app/http-kit';
 import { startSimulator } from '@app/upstream-simulator';
 import { buildApp } from '../app.ts';
+import { ledgersSettled } from '../ledger/testing.ts';
 import { loadGatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { main } from './gatewayctl.ts';
@@ -152,6 +153,8 @@ describe('gatewayctl money', () => {
         if (bucket?.reserved === 0) spent = bucket.spent;
       }
       assert.ok(spent > 0 && spent < 0.01, `a few requests cost under a cent (got ${spent})`);
+      // gatewayctl reads the usage table, which the ledger group-commits within its flush interval.
+      await ledgersSettled();
       const row = (await ctl('usage', 'lab')).split('\n').find((line) => line.startsWith('developer'));
       const shown = row?.split(/\s+/)[2];
       assert.equal(shown, `$${spent}`, row);
