@@ -5,15 +5,9 @@
  */
 import { sendJson } from '../respond.ts';
 import { promptTokens } from '../reply.ts';
-import { apiKey, header, jsonBody, sendError } from './anthropic.ts';
+import { acceptedRequest, jsonBody, sendError } from './anthropic.ts';
 import { simRequest } from './anthropic-reply.ts';
-import {
-  ANTHROPIC_MODELS,
-  type ModelRules,
-  VERSIONS,
-  VERTEX_MODELS,
-  VERTEX_VERSIONS,
-} from './anthropic-rules.ts';
+import { ANTHROPIC_MODELS, type ModelRules, VERTEX_MODELS, VERTEX_VERSIONS } from './anthropic-rules.ts';
 import { requireGoogleToken } from './google-token.ts';
 import type { SimApi, SimExchange } from './types.ts';
 
@@ -40,14 +34,9 @@ export const anthropicCountTokensApi: SimApi = {
   name: 'anthropic-count-tokens',
   matches: (method, path) => method === 'POST' && path === '/anthropic/v1/messages/count_tokens',
   async handle(context, exchange) {
-    if (apiKey(exchange) !== context.credentials.anthropicKey)
-      return sendError(exchange.res, 401, 'invalid x-api-key');
-    const version = header(exchange, 'anthropic-version');
-    if (version === undefined || !VERSIONS.has(version))
-      return sendError(exchange.res, 400, `anthropic-version: "${version ?? ''}" is not a valid version`);
-    const body = jsonBody(exchange);
-    if (!body) return;
-    countAnswer(exchange, body, ANTHROPIC_MODELS, { 'request-id': 'req_simcount' });
+    const accepted = acceptedRequest(context, exchange);
+    if (!accepted) return;
+    countAnswer(exchange, accepted.body, ANTHROPIC_MODELS, { 'request-id': 'req_simcount' });
   },
 };
 

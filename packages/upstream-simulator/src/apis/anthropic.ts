@@ -126,17 +126,35 @@ export function apiKey(exchange: SimExchange): string | undefined {
   return header(exchange, 'x-api-key') ?? (bearer?.startsWith('Bearer ') ? bearer.slice(7) : undefined);
 }
 
+/**
+ * What Anthropic checks before it reads a request (the key, then `anthropic-version`), then the
+ * JSON body with the version; undefined once the refusal is sent. Shared by Messages and
+ * count_tokens.
+ */
+export function acceptedRequest(
+  context: SimContext,
+  exchange: SimExchange,
+): { body: Body; version: string } | undefined {
+  if (apiKey(exchange) !== context.credentials.anthropicKey) {
+    sendError(exchange.res, 401, 'invalid x-api-key');
+    return undefined;
+  }
+  const version = header(exchange, 'anthropic-version');
+  if (version === undefined || !VERSIONS.has(version)) {
+    sendError(exchange.res, 400, `anthropic-version: "${version ?? ''}" is not a valid version`);
+    return undefined;
+  }
+  const body = jsonBody(exchange);
+  return body ? { body, version } : undefined;
+}
+
 export const anthropicApi: SimApi = {
   name: 'anthropic',
   matches: (method, path) => method === 'POST' && path === '/anthropic/v1/messages',
   async handle(context, exchange) {
-    if (apiKey(exchange) !== context.credentials.anthropicKey)
-      return sendError(exchange.res, 401, 'invalid x-api-key');
-    const version = header(exchange, 'anthropic-version');
-    if (version === undefined || !VERSIONS.has(version))
-      return sendError(exchange.res, 400, `anthropic-version: "${version ?? ''}" is not a valid version`);
-    const body = jsonBody(exchange);
-    if (!body) return;
+    const accepted = acceptedRequest(context, exchange);
+    if (!accepted) return;
+    const { body, version } = accepted;
     const model = String(body.model);
     const rules = ANTHROPIC_MODELS[model];
     if (!rules) return sendError(exchange.res, 404, `model: ${model}`);
