@@ -26,6 +26,9 @@ test('a burst of streams sent at once is fully served, each to its own request',
       body: JSON.stringify({
         model: 'gpt-5.4@developer',
         messages: [{ role: 'user', content: `request ${i}` }],
+        // Without a limit each request reserves its worst-case output, and 150 of them in
+        // flight at once can hold the whole test allocation: the burst is about admission.
+        max_completion_tokens: 16,
         stream: true,
       }),
     });
