@@ -72,8 +72,10 @@ describe(
       assert.equal(await status(seeded.token), 200, 'the cached answer still admits the token');
       await publishRevocation(redisSetup.redis, `token ${seeded.principal.tokenId}`);
       while ((await status(seeded.token)) === 200) await sleep(5);
+      // The entry was filled after warmedAt and lives 1000 ms: a refusal before then is the
+      // announcement's doing, however slow the machine (a 600 ms margin failed under CI load).
       assert.ok(
-        Date.now() - warmedAt < 600,
+        Date.now() - warmedAt < 1000,
         `refused ${Date.now() - warmedAt} ms after the cache was filled`,
       );
     });
