@@ -138,12 +138,11 @@ function isPythonOpener(text: string, start: number, colon: number): boolean {
 
 /**
  * The kind of the line from `start` to `end` (the index of its `\n`, or the text's length).
- * Most lines are decided by their first and last characters.
+ * Most lines are decided by their first and last characters, which the caller reads once for
+ * every use: `first` at `start`, `last` at `end - 1`.
  */
-export function lineKind(text: string, start: number, end: number): LineKind {
-  const first = text.charCodeAt(start);
+export function lineKind(text: string, start: number, end: number, first: number, last: number): LineKind {
   if ((first < 0x41 || first === 0x64) && isMarker(text, start, first)) return LINE_SENSITIVE;
-  const last = text.charCodeAt(end - 1);
   // Every other rule needs one of these last, before any blanks or a `\r`.
   if (last !== COLON && last !== 0x7c && last !== 0x3e && last !== 0x2b && last !== 0x2d)
     if (last !== SPACE && last !== TAB && last !== 0x0d) return LINE_PLAIN;

@@ -16,7 +16,7 @@ export function isWhitespaceSensitive(text: string): boolean {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     if (opener !== LINE_PLAIN && completesOpener(text, start, opener)) return true;
-    opener = lineKind(text, start, end);
+    opener = lineKind(text, start, end, text.charCodeAt(start), text.charCodeAt(end - 1));
     if (opener === LINE_SENSITIVE) return true;
     if (end === text.length) return false;
     start = end + 1;

@@ -73,25 +73,28 @@ class Scanner {
       let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
       if (opener !== LINE_PLAIN && completesOpener(text, start, opener)) return undefined;
-      opener = lineKind(text, start, end);
+      // Read once and passed on: each charCodeAt costs a check of the string's representation.
+      const first = text.charCodeAt(start);
+      const last = text.charCodeAt(end - 1);
+      opener = lineKind(text, start, end, first, last);
       if (opener === LINE_SENSITIVE) return undefined;
       if (start < this.#blockEnd) {
         // Inside a minified JSON block: only the line it ends on is left to tidy.
-        if (end >= this.#blockEnd) this.#classify(this.#blockEnd, end, 0, true);
-      } else this.#line(start, end);
+        if (end >= this.#blockEnd) this.#classify(this.#blockEnd, end, 0, true, last);
+      } else this.#line(start, end, first, last);
       if (end === text.length) return this.#finish();
       start = end + 1;
     }
   }
 
-  #line(start: number, end: number): void {
+  /** The line from `start` to `end`, whose first and last characters are `first` and `last`. */
+  #line(start: number, end: number, first: number, last: number): void {
     const text = this.#text;
-    if (this.#fence !== 0) return this.#fenceLine(start, end);
-    const first = text.charCodeAt(start);
+    if (this.#fence !== 0) return this.#fenceLine(start, end, first);
     if ((first === 0x7b || first === 0x5b) && this.#json(start)) return;
     let lead = start;
-    while (lead < start + 3 && text.charCodeAt(lead) === SPACE) lead += 1;
-    const code = text.charCodeAt(lead);
+    if (first === SPACE) while (lead < start + 3 && text.charCodeAt(lead) === SPACE) lead += 1;
+    const code = lead === start ? first : text.charCodeAt(lead);
     if ((code === BACKTICK || code === TILDE) && !this.#inSpan) {
       let run = lead;
       while (text.charCodeAt(run) === code) run += 1;
@@ -101,20 +104,21 @@ class Scanner {
         return this.#keep(end);
       }
     }
-    this.#classify(start, end, code, false);
+    this.#classify(start, end, code, false, last);
   }
 
   /**
    * A line from `start` to `end`, verbatim or prose. `block`: the line ends a JSON block minified
    * in place, which `start` follows and whose span characters flip the state or not.
    */
-  #classify(start: number, end: number, lead: number, block: boolean): void {
+  #classify(start: number, end: number, lead: number, block: boolean, last: number): void {
     const verbatim = this.#inSpan || lead === GREATER;
     let open = this.#inSpan !== (block && this.#blockFlips);
     // Most texts have no span character: after the first search finds none, nothing to scan.
     if (this.#spanAt !== -1) open = this.#spans(start, end, open);
     this.#inSpan = open;
     if (verbatim || open) this.#keep(end);
+    else if (end > start && !isSpace(last)) this.#keep(end);
     else this.#prose(start, end, !block);
   }
 
@@ -150,7 +154,9 @@ class Scanner {
     this.#changed = true;
   }
 
-  #fenceLine(start: number, end: number): void {
+  #fenceLine(start: number, end: number, first: number): void {
+    // Only a line that starts with white space or the fence character can close the fence.
+    if (first !== this.#fence && !isSpace(first)) return this.#keep(end);
     const text = this.#text;
     let index = start;
     while (index < end && isSpace(text.charCodeAt(index))) index += 1;
