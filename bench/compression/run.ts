@@ -6,9 +6,10 @@
  *   system prompt, the first user turn and the last two turns are identical to the compacted ones.
  * Times are CPU time of `compress` per request, normalised per 100k prompt tokens, with the
  * counting memo cold (first sight of the texts) and warm (the same prefix sent again, as agent
- * loops do); "transform" is the same work with a free tokenizer, i.e. without counting.
+ * loops do); "transform" is the same work with a free tokenizer, i.e. without counting, over the
+ * whole corpus at once (best of --transform-rounds).
  *
- *   node bench/compression/run.ts [--families o200k,claude,gemini] [--rounds 5]
+ *   node bench/compression/run.ts [--families o200k,claude,gemini] [--rounds 5] [--transform-rounds 100]
  */
 import { parseArgs } from 'node:util';
 import type { ModelRequest, Part, TextPart } from '@app/provider-adapters';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
   options: {
     families: { type: 'string', default: 'o200k,claude,gemini' },
     rounds: { type: 'string', default: '5' },
+    'transform-rounds': { type: 'string', default: '100' },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -123,7 +125,7 @@ interface Row {
 
 function measure(tokenizer: Tokenizer) {
   const rows = new Map<Kind, Row>();
-  const timing = { tokens: 0, coldMs: 0, warmMs: 0, transformMs: 0, compressedMs: 0 };
+  const timing = { tokens: 0, coldMs: 0, warmMs: 0, compressedMs: 0 };
   for (const entry of buildCorpus()) {
     const row = rows.get(entry.kind) ?? {
       kind: entry.kind,
@@ -147,9 +149,6 @@ function measure(tokenizer: Tokenizer) {
     timing.warmMs += bestMs(() =>
       compress({ request: entry.request, level: 'compact', budget: 0, tokenizer }),
     );
-    timing.transformMs += bestMs(() =>
-      compress({ request: entry.request, level: 'compact', budget: 0, tokenizer: FREE }),
-    );
     timing.tokens += compact.before;
     checkCompact(entry, compact.request);
     row.before += compact.before;
@@ -172,6 +171,26 @@ function measure(tokenizer: Tokenizer) {
   return { rows: [...rows.values()], timing };
 }
 
+/**
+ * CPU ms of the `compact` transform over the whole corpus, best of many rounds, timed as one block
+ * before any tokenizer runs, as compact-speed.ts times it. Timed per conversation between the
+ * counting runs, as it was before, the same code summed to 1.3 to 1.6 times as much, from run to
+ * run: sub-millisecond timings of process CPU (which includes V8's helper threads) each carry
+ * their share of whatever else the process is doing.
+ */
+function transformMs(): number {
+  const corpus = buildCorpus();
+  let best = Infinity;
+  for (let round = 0; round < Number(values['transform-rounds']); round += 1) {
+    const start = process.cpuUsage();
+    for (const entry of corpus)
+      compress({ request: entry.request, level: 'compact', budget: 0, tokenizer: FREE });
+    const used = process.cpuUsage(start);
+    best = Math.min(best, (used.user + used.system) / 1000);
+  }
+  return best;
+}
+
 /** The same tokenizer without its memo: the first time a prompt's texts are seen. */
 function memoFree(base: Tokenizer): Tokenizer {
   let salt = 0;
@@ -186,6 +205,7 @@ console.log(
 );
 console.log('| --- | --- | ---: | ---: | ---: | ---: |');
 const summary: string[] = [];
+const transformBest = transformMs();
 for (const family of values.families.split(',')) {
   const { rows, timing } = measure(await tokenizerFor(VENDORS[family]));
   for (const row of rows)
@@ -194,7 +214,7 @@ for (const family of values.families.split(',')) {
     );
   const per100k = (ms: number) => ((ms / timing.tokens) * 100_000).toFixed(2);
   summary.push(
-    `${family}: compact per 100k tokens: transform ${per100k(timing.transformMs)} ms, with counting cold ${per100k(timing.coldMs)} ms, warm ${per100k(timing.warmMs)} ms; compressed (halfway budget) ${per100k(timing.compressedMs)} ms`,
+    `${family}: compact per 100k tokens: transform ${per100k(transformBest)} ms, with counting cold ${per100k(timing.coldMs)} ms, warm ${per100k(timing.warmMs)} ms; compressed (halfway budget) ${per100k(timing.compressedMs)} ms`,
   );
   const agent = rows.find((row) => row.kind === 'agent');
   if (agent) {
@@ -203,7 +223,7 @@ for (const family of values.families.split(',')) {
       `${family}: target compact >= 10 % on agent transcripts: ${(saved * 100).toFixed(1)} % ${saved >= 0.1 ? 'PASS' : 'FAIL'}`,
     );
   }
-  const transform = (timing.transformMs / timing.tokens) * 100_000;
+  const transform = (transformBest / timing.tokens) * 100_000;
   summary.push(
     `${family}: target compact transform < 1 ms per 100k tokens: ${transform.toFixed(2)} ms ${transform < 1 ? 'PASS' : 'FAIL'}`,
   );
