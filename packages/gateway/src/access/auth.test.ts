@@ -110,16 +110,14 @@ for (const { engine, skip } of testEngines()) {
         for (const app of [t.app, other.app])
           assert.equal((await app.inject({ url: '/v1/account', headers: bearer(token) })).statusCode, 200);
         await revokeToken(t.database.db, principal.tokenId);
-        const revokedAt = Date.now();
+        // Both cached answers were loaded before the revocation and live 1000 ms: a request that
+        // starts a second after it must be refused, however slow the machine. Timing when the
+        // refusal came instead (it once had to come within 1100 ms) fails when a loaded machine
+        // spends over 100 ms in one request, as the revocation-bus test did.
+        await sleep(1005);
         for (const app of [t.app, other.app]) {
-          let status = 200;
-          while (status === 200 && Date.now() - revokedAt < 1500) {
-            status = (await app.inject({ url: '/v1/account', headers: bearer(token) })).statusCode;
-            if (status === 200) await sleep(20);
-          }
-          assert.equal(status, 401);
-          assert.ok(Date.now() - revokedAt <= 1100, `revocation took ${Date.now() - revokedAt} ms`);
           const response = await app.inject({ url: '/v1/account', headers: bearer(token) });
+          assert.equal(response.statusCode, 401);
           assert.match(errorOf(response.body).message, /revoked/);
         }
       } finally {

@@ -64,20 +64,21 @@ describe(
     const status = async (token: string) =>
       (await app.inject({ url: '/v1/account', headers: { authorization: `Bearer ${token}` } })).statusCode;
 
-    it('an announced revocation clears the token cache at once, well before its TTL', async () => {
+    it('an announced revocation clears the token cache, which its TTL alone would not', async (t) => {
       if ('skip' in redisSetup) return;
-      const warmedAt = Date.now();
+      // Date stands still, so the cached answer never ages out: only the announcement can end it,
+      // however slow the machine. (Timed against the 1000 ms TTL instead, the test failed under
+      // CI load at 734 ms with a 600 ms margin, then at 1010 ms.)
+      t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
       assert.equal(await status(seeded.token), 200);
       await revokeToken(isolated.database.db, seeded.principal.tokenId);
       assert.equal(await status(seeded.token), 200, 'the cached answer still admits the token');
       await publishRevocation(redisSetup.redis, `token ${seeded.principal.tokenId}`);
-      while ((await status(seeded.token)) === 200) await sleep(5);
-      // The entry was filled after warmedAt and lives 1000 ms: a refusal before then is the
-      // announcement's doing, however slow the machine (a 600 ms margin failed under CI load).
-      assert.ok(
-        Date.now() - warmedAt < 1000,
-        `refused ${Date.now() - warmedAt} ms after the cache was filled`,
-      );
+      const deadline = performance.now() + 10_000;
+      while ((await status(seeded.token)) === 200) {
+        assert.ok(performance.now() < deadline, 'still admitted 10 s after the announcement');
+        await sleep(5);
+      }
     });
 
     it('gatewayctl announces token and membership revocations', async () => {
