@@ -246,9 +246,9 @@ export function buildCorpus(seed = 20261124): Conversation[] {
   for (let index = 0; index < 12; index += 1) add('retrieval', retrieval(r));
   for (let index = 0; index < 12; index += 1) add('chat', chat(r));
   for (let index = 0; index < 10; index += 1) add('review', review(r));
-  // As the gateway receives it, parsed from a request body: every text a flat string. The
-  // generator's concatenations can leave ropes, which V8 reads differently (and slower), so
-  // timing them would not measure what the gateway runs.
+  // As the gateway receives it, parsed from a request body: every text a flat string, not the
+  // ropes the generator's concatenations can leave (the previous `compact` took 2 to 4 % longer
+  // on those; the ratio between two versions came out the same either way).
   return JSON.parse(JSON.stringify(out)) as Conversation[];
 }
 

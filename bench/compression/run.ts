@@ -174,9 +174,9 @@ function measure(tokenizer: Tokenizer) {
 /**
  * CPU ms of the `compact` transform over the whole corpus, best of many rounds, timed as one block
  * before any tokenizer runs, as compact-speed.ts times it. Timed per conversation between the
- * counting runs, as it was before, the same code summed to 1.3 to 1.6 times as much, from run to
- * run: sub-millisecond timings of process CPU (which includes V8's helper threads) each carry
- * their share of whatever else the process is doing.
+ * counting runs, as it was before, the same code summed to 1.3 to 1.6 times as much from run to
+ * run, while per conversation on its own it sums to about the block's figure: the counting runs
+ * around each measurement are what inflate it.
  */
 function transformMs(): number {
   const corpus = buildCorpus();

@@ -69,6 +69,9 @@ const ALPHABET = [
   ...'{}[],:"\\ \t\n\r0123456789.eE+-truefalsnu/bx',
   '\x00',
   '\x01',
+  // Form feed and vertical tab: trim() removes them, JSON does not take them as whitespace.
+  '\x0b',
+  '\x0c',
   '\x1f',
   '\x7f',
   'é',
@@ -132,7 +135,7 @@ test('a block that starts a line is found where JSON.parse says a document ends'
     fc.property(document, fc.array(edit, { maxLength: 2 }), (text, edits) => {
       const block = applyEdits(text, edits);
       const prose = `Records:\n${block}\nEnd.`;
-      const found = jsonBlockAt(prose, 'Records:\n'.length);
+      const found = jsonBlockAt(prose, 'Records:\n'.length).block;
       if (found !== undefined) {
         const slice = prose.slice('Records:\n'.length, found.end);
         assert.ok(slice.includes('\n'), 'a block runs over a line end');
@@ -154,6 +157,11 @@ test('a text with a lone surrogate is left as sent: it has no UTF-8 form to mini
 test('each corner of the grammar gets the verdict of JSON.parse', () => {
   const cases = [
     ...[
+      '[1,\x0c2]',
+      '{}\x0b',
+      '\x0c{}',
+      '["\\u123x"]',
+      '[-+1]',
       '[0]',
       '[-0]',
       '[01]',
@@ -174,4 +182,12 @@ test('each corner of the grammar gets the verdict of JSON.parse', () => {
     ...['["\\a"]', '["\\/"]', '["\\"]', '["\\\\"]', '["a" "b"]', '["\\\\\\""]', '["'],
   ];
   for (const text of cases) assert.equal(minifyJson(text), reference(text), text);
+});
+
+test('a block ends at its own closing bracket, past brackets and escaped quotes in its strings', () => {
+  const prose = 'Records:\n{"a": "\\"}]", "b": [\n1]}\nEnd.';
+  assert.deepEqual(jsonBlockAt(prose, 'Records:\n'.length).block, {
+    end: prose.length - '\nEnd.'.length,
+    minified: '{"a":"\\"}]","b":[1]}',
+  });
 });

@@ -224,21 +224,24 @@ class Minifier {
 
 /**
  * The minified form of `text` when it is one JSON value. A text with a lone surrogate has no
- * UTF-8 form and is left as it is.
+ * UTF-8 form: it is not minified (the caller tidies it as prose).
  */
-function minified(text: string): string | undefined {
+function minifiedText(text: string): string | undefined {
   if (!text.isWellFormed()) return undefined;
   return new Minifier(Buffer.from(text, 'utf8')).result();
 }
 
 /**
- * The index after the bracketed block opening at `start`, by bracket depth outside strings;
- * -1 when it never closes. Strings are skipped with indexOf: a quote closes one when an even
+ * The bracketed block opening at `start`, by bracket depth outside strings: `end`, the index
+ * after its closing bracket (-1 when it does not close before `limit`), and `read`, the furthest
+ * index the search looked at. Strings are skipped with indexOf: a quote closes one when an even
  * number of backslashes precedes it.
  */
-function blockEnd(text: string, start: number): number {
+function blockEnd(text: string, start: number, limit: number): { end: number; read: number } {
+  const stop = Math.min(limit, text.length);
   let depth = 0;
-  for (let index = start; index < text.length;) {
+  let index = start;
+  while (index < stop) {
     const code = text.charCodeAt(index);
     if (code === QUOTE) {
       let quote = text.indexOf('"', index + 1);
@@ -247,33 +250,41 @@ function blockEnd(text: string, start: number): number {
         while (text.charCodeAt(quote - 1 - slashes) === BACKSLASH) slashes += 1;
         if (slashes % 2 === 0) break;
       }
-      if (quote === -1) return -1;
+      if (quote === -1) return { end: -1, read: text.length };
       index = quote + 1;
       continue;
     }
     index += 1;
     if (code === OPEN_BRACE || code === OPEN_BRACKET) depth += 1;
-    else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && --depth === 0) return index;
+    else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && --depth === 0)
+      return { end: index, read: index };
   }
-  return -1;
+  return { end: -1, read: index };
 }
 
 function isOpening(code: number): boolean {
   return code === OPEN_BRACE || code === OPEN_BRACKET;
 }
 
+/** What a search for a JSON block found, and how far it read (for the caller's budget). */
+export interface BlockSearch {
+  readonly block: { readonly end: number; readonly minified: string } | undefined;
+  readonly read: number;
+}
+
 /**
  * A JSON document that starts a line of a text (records pasted after an instruction): the index
  * after it and its minified form, when the block from `start` runs over a line end and is JSON.
+ * The search for its end reads no further than `limit` (a string it enters may take it past).
  */
-export function jsonBlockAt(text: string, start: number): { end: number; minified: string } | undefined {
+export function jsonBlockAt(text: string, start: number, limit = text.length): BlockSearch {
   const newline = text.indexOf('\n', start);
-  if (newline === -1 || !isOpening(text.charCodeAt(start))) return undefined;
+  if (newline === -1 || !isOpening(text.charCodeAt(start))) return { block: undefined, read: start };
   // The end first, so that a line of JSON Lines costs its own length, not the rest of the text.
-  const end = blockEnd(text, start);
-  if (end === -1 || newline >= end) return undefined;
-  const block = minified(text.slice(start, end));
-  return block === undefined ? undefined : { end, minified: block };
+  const { end, read } = blockEnd(text, start, limit);
+  if (end === -1 || newline >= end) return { block: undefined, read };
+  const minified = minifiedText(text.slice(start, end));
+  return { block: minified === undefined ? undefined : { end, minified }, read };
 }
 
 /** The minified document, or undefined when the text is not a JSON object or array. */
@@ -282,5 +293,5 @@ export function minifyJson(text: string): string | undefined {
   let index = 0;
   while (index < text.length && isWhitespace(text.charCodeAt(index))) index += 1;
   if (!isOpening(text.charCodeAt(index))) return undefined;
-  return minified(text.trim());
+  return minifiedText(text.trim());
 }

@@ -103,3 +103,14 @@ test('a JSON block is minified wherever it starts a line, the first one included
   const tabbed = 'Rows:  \n{\n\t"a": 1\n}\n';
   assert.equal(compactText(tabbed), tabbed);
 });
+
+test('the searches for JSON blocks read at most twice the text: past that, JSON stays as sent', () => {
+  // Each unclosed bracket's search reads to the end of the text; without a budget, a text of
+  // such lines takes time growing with its square (bench/compression/adversarial.ts).
+  const block = '{\n  "a": 1\n}';
+  const text = (unclosed: number) => `Intro:\n${'{ x\n'.repeat(unclosed)}${block}\nEnd.`;
+  assert.equal(compactText(text(1)), `Intro:\n{ x\n{"a":1}\nEnd.`);
+  assert.equal(compactText(text(50)), text(50));
+  // A block with an escaped quote in a string ends at its own closing bracket.
+  assert.equal(compactText('Records:\n{"a": "\\"}"\n}\nEnd.'), 'Records:\n{"a":"\\"}"}\nEnd.');
+});

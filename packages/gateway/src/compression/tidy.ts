@@ -50,6 +50,8 @@ class Scanner {
   /** The next span character at or after the last search (-1: none left, -2: not searched). */
   #spanAt = -2;
   #jsonAllowed: boolean | undefined;
+  /** How many more characters the searches for JSON blocks may read. */
+  #jsonBudget: number;
   /** The end of the last minified JSON block, and whether it leaves a span open or closed. */
   #blockEnd = 0;
   #blockFlips = false;
@@ -63,6 +65,7 @@ class Scanner {
 
   constructor(text: string) {
     this.#text = text;
+    this.#jsonBudget = 2 * text.length;
   }
 
   /** The tidy text; undefined when the text is whitespace-sensitive. */
@@ -168,12 +171,19 @@ class Scanner {
     this.#keep(end);
   }
 
-  /** A JSON block starting the line at `start` minified; false when there is none. */
+  /**
+   * A JSON block starting the line at `start` minified; false when there is none. The searches
+   * for blocks read at most twice the text's length in all: brackets that never close at many
+   * line starts would otherwise make each search read to the end, and the text's time grow with
+   * its square (40,000 lines of `{ x` took 20 s). Past the budget, JSON stays as sent.
+   */
   #json(start: number): boolean {
     const text = this.#text;
     // Fenced code may hold JSON examples that must stay as written.
     this.#jsonAllowed ??= !text.includes('```') && !text.includes('~~~');
-    const block = this.#jsonAllowed ? jsonBlockAt(text, start) : undefined;
+    if (!this.#jsonAllowed || this.#jsonBudget <= 0) return false;
+    const { block, read } = jsonBlockAt(text, start, start + this.#jsonBudget);
+    this.#jsonBudget -= read - start;
     if (block === undefined) return false;
     this.#out += text.slice(this.#from, start) + block.minified;
     this.#from = block.end;
