@@ -131,20 +131,19 @@ describe('the dashboard in a browser', { skip }, () => {
     await alice.getByRole('row', { name: /notebook/ }).waitFor();
     await shoot(alice, 'tokens');
 
-    await alice.getByRole('button', { name: 'Revoke notebook' }).click();
-    const revokedAt = Date.now();
-    let status = 200;
-    while (Date.now() - revokedAt < 2000) {
-      status = await client.models.list().then(
+    const modelsStatus = () =>
+      client.models.list().then(
         () => 200,
         (error: unknown) => (error instanceof OpenAI.APIError ? (error.status ?? 0) : 0),
       );
-      if (status === 401) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const latency = Date.now() - revokedAt;
-    assert.equal(status, 401);
-    assert.ok(latency < 1000, `revoked within 1 s (took ${latency} ms)`);
+    assert.equal(await modelsStatus(), 200, 'the token state is cached just before the revocation');
+    const revoke = alice.getByRole('button', { name: 'Revoke notebook' });
+    await revoke.click();
+    // The list shows the token without its button once the revocation is done, and this instance
+    // forgot the cached state then: the very next call is refused, however slow the machine.
+    // (Timed against 1 s instead, the check depended on the machine's speed.)
+    await revoke.waitFor({ state: 'detached' });
+    assert.equal(await modelsStatus(), 401);
 
     await usageChart(alice);
     await admin.goto(`${base}/dashboard/projects/research/audit`);

@@ -1,7 +1,7 @@
 /**
  * Two gateway instances on one database: a token revoked in the dashboard of instance A is
- * refused by instance B within the 1 s token-state cache time; with Redis, at once (the
- * dashboard announces the revocation and B drops its cache).
+ * refused by instance B once the 1 s token-state cache time has passed; with Redis, before it
+ * (the dashboard announces the revocation and B drops its cache).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -39,8 +39,11 @@ async function twoInstances(
   return { a, b };
 }
 
-/** Generates a token in A's dashboard, warms B's cache with it, revokes it in A's dashboard; ms until B refuses. */
-async function revocationLatency({ a, b }: Instances, description: string): Promise<number> {
+/**
+ * Generates a token in A's dashboard, warms B's cache with it and revokes it in A's dashboard;
+ * returns the status B answers for it now.
+ */
+async function revokeOnA({ a, b }: Instances, description: string): Promise<() => Promise<number>> {
   const dev = injectBrowser(a.app, (await sessionFor(a.database, 'dev@example.com')).cookie);
   const tokens = '/dashboard/projects/shared/tokens';
   await dev.post(tokens, { description }, `${tokens}/new`);
@@ -60,14 +63,7 @@ async function revocationLatency({ a, b }: Instances, description: string): Prom
   const csrf = /name="_csrf" value="([^"]+)"/.exec(revokeForm.body)?.[1] ?? '';
   const revoked = await dev.postRaw(`${tokens}/${jti}/revoke`, { _csrf: csrf });
   assert.equal(revoked.statusCode, 303);
-  const revokedAt = Date.now();
-  let status = await onB();
-  while (status === 200 && Date.now() - revokedAt < 3000) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    status = await onB();
-  }
-  assert.equal(status, 401);
-  return Date.now() - revokedAt;
+  return onB;
 }
 
 for (const { engine, skip } of testEngines())
@@ -81,11 +77,13 @@ for (const { engine, skip } of testEngines())
       await instances?.a.close();
     });
 
-    test('is refused by the other instance within the 1 s cache time', async (t) => {
-      const latency = await revocationLatency(instances, 'laptop');
-      t.diagnostic(`refused on B ${latency} ms after the revocation`);
-      // B cached the token's state just before: its TTL (1 s) bounds the wait, plus one poll.
-      assert.ok(latency <= 1100, `refused on B after ${latency} ms`);
+    test('is refused by the other instance a second later, when its cache entry is gone', async () => {
+      const onB = await revokeOnA(instances, 'laptop');
+      // B cached the token's state before the revocation and keeps it 1 s: a request that starts
+      // a second later must be refused, however slow the machine (timing when the refusal came,
+      // against 1100 ms, depended on the machine's speed).
+      await new Promise((resolve) => setTimeout(resolve, 1005));
+      assert.equal(await onB(), 401);
     });
   });
 
@@ -125,12 +123,20 @@ describe(
       assert.deepEqual(statuses, [...Array<number>(10).fill(303), 429]);
     });
 
-    test('is refused by the other instance at once, long before the cache time', async (t) => {
-      const latency = await revocationLatency(instances, 'ci');
-      t.diagnostic(`refused on B ${latency} ms after the revocation`);
-      // Without the announcement B would wait out its cache (1 s after its last load); half of
-      // that leaves room for a loaded machine and still tells the two apart.
-      assert.ok(latency < 500, `refused on B after ${latency} ms`);
+    test('is refused by the other instance through the announcement, not its cache time', async (t) => {
+      // Date stands still, so B's cached answer never ages out: only the announcement can end it,
+      // however slow the machine. (Timed against half the cache time instead, the check depended
+      // on the machine's speed.)
+      t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+      const onB = await revokeOnA(instances, 'ci');
+      const revokedAt = performance.now();
+      let status = await onB();
+      while (status === 200 && performance.now() - revokedAt < 10_000) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        status = await onB();
+      }
+      assert.equal(status, 401, 'B still admits the token 10 s after the announcement');
+      t.diagnostic(`refused on B ${Math.round(performance.now() - revokedAt)} ms after the revocation`);
     });
   },
 );

@@ -129,23 +129,17 @@ for (const { engine, skip } of testEngines())
         );
       });
 
-      test('another instance on the same database refuses within a second', async () => {
+      test('another instance on the same database refuses a second later', async () => {
         const other = await startDashboardInstance(gateway);
         try {
           assert.equal((await status(other.app, '203.0.113.9')).code, 200, 'its token-state cache is warm');
           const root = await signedIn('root@example.com');
           await root.post(`${PAGE}/ip-allow`, { ipAllow: '10.0.0.0/8' }, PAGE);
-          const changed = Date.now();
-          let seen = await status(other.app, '203.0.113.9');
-          while (seen.code !== 403 && Date.now() - changed < 3000) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-            seen = await status(other.app, '203.0.113.9');
-          }
-          const latency = Date.now() - changed;
-          assert.equal(seen.code, 403);
-          // The other instance loaded the token's state just before the change: its cache TTL
-          // (1 s) bounds the wait, plus one poll and request.
-          assert.ok(latency <= 1100, `refused within the 1 s cache time (took ${latency} ms)`);
+          // The other instance loaded the token's state before the change and keeps it 1 s: a
+          // request that starts a second later must be refused, however slow the machine (timing
+          // when the refusal came, against 1100 ms, depended on the machine's speed).
+          await new Promise((resolve) => setTimeout(resolve, 1005));
+          assert.equal((await status(other.app, '203.0.113.9')).code, 403);
         } finally {
           await other.close();
           await signedIn('root@example.com').then((root) =>
