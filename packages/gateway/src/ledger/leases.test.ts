@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Database } from '@app/db';
 import { type IsolatedDatabase, isolatedDatabase, testEngines } from '@app/db/testing.ts';
 import { isAppError } from '@app/http-kit';
-import type { CompiledQuery, Kysely, Transaction } from 'kysely';
+import type { CompiledQuery, Kysely, KyselyPlugin, Transaction } from 'kysely';
 import pino from 'pino';
 import { seedAccount } from '../access/testing.ts';
 import { loadGatewayConfig } from '../config.ts';
@@ -242,6 +242,33 @@ for (const { engine, skip } of testEngines()) {
       const rest = await l.reserve({ principal, provider: 'cloud_b', estimateMicros: 500_000 });
       assert.equal(rest.amountMicros, 100_000, 'the lowered allocation is what can be reserved');
       await l.release(rest, 'test');
+    });
+
+    it('gives back a lowered allocation once when a check outlasts its interval', async () => {
+      const principal = await seed('slow-check', 10);
+      // Every query of this ledger takes longer than the 30 ms between its checks, as on a loaded
+      // database: two checks in flight would both read the same shortfall and both give it back.
+      const slowed: KyselyPlugin = {
+        transformQuery: (args) => args.node,
+        transformResult: async (args) => {
+          await sleep(80);
+          return args.result;
+        },
+      };
+      const l = ledger(
+        { allocationCheckMs: 30 },
+        { ...isolated.database, db: isolated.database.db.withPlugin(slowed) },
+      );
+      const r = await l.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 });
+      await l.settle(r, usage(600));
+      await isolated.database.db
+        .updateTable('allocations')
+        .set({ allocated_micros: 100_600 })
+        .where('project_id', '=', principal.projectId)
+        .execute();
+      for (let i = 0; i < 200 && (await dbBucket(principal)).reserved_micros > 100_000; i++) await sleep(20);
+      await sleep(400);
+      assert.equal((await dbBucket(principal)).reserved_micros, 100_000, 'the shortfall went back once');
     });
 
     it('graceful shutdown commits every waiting row and returns every lease', async () => {

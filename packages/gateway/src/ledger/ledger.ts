@@ -244,8 +244,17 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
   }
 
   const every = (ms: number, work: () => Promise<void>) => {
+    let running = false;
     const timer = setInterval(() => {
-      work().catch((error: unknown) => log.warn({ err: error }, 'budget lease upkeep failed'));
+      // A run that outlasts the interval (a loaded database) is not joined by the next: two
+      // allocation checks reading the same shortfall would each give it back.
+      if (running) return;
+      running = true;
+      work()
+        .catch((error: unknown) => log.warn({ err: error }, 'budget lease upkeep failed'))
+        .finally(() => {
+          running = false;
+        });
     }, ms);
     timer.unref();
     return timer;
