@@ -120,6 +120,13 @@ for (const { engine, skip } of testEngines()) {
       });
       return seeded.principal;
     }
+    /** What `gatewayctl allocations set` writes. */
+    const setAllocated = (principal: Principal, micros: number) =>
+      isolated.database.db
+        .updateTable('allocations')
+        .set({ allocated_micros: micros })
+        .where('project_id', '=', principal.projectId)
+        .execute();
     const dbBucket = (principal: Principal) =>
       isolated.database.db
         .selectFrom('allocations')
@@ -228,11 +235,7 @@ for (const { engine, skip } of testEngines()) {
       const r = await l.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 });
       await l.settle(r, usage(600));
       assert.equal((await dbBucket(principal)).reserved_micros, 1_000_000 - 600, 'a $1 lease, $0.0006 spent');
-      await isolated.database.db
-        .updateTable('allocations')
-        .set({ allocated_micros: 100_600 })
-        .where('project_id', '=', principal.projectId)
-        .execute();
+      await setAllocated(principal, 100_600);
       for (let i = 0; i < 100 && (await dbBucket(principal)).reserved_micros > 100_000; i++) await sleep(20);
       assert.equal(
         (await dbBucket(principal)).reserved_micros,
@@ -261,11 +264,7 @@ for (const { engine, skip } of testEngines()) {
       );
       const r = await l.reserve({ principal, provider: 'cloud_b', estimateMicros: 1_000 });
       await l.settle(r, usage(600));
-      await isolated.database.db
-        .updateTable('allocations')
-        .set({ allocated_micros: 100_600 })
-        .where('project_id', '=', principal.projectId)
-        .execute();
+      await setAllocated(principal, 100_600);
       for (let i = 0; i < 200 && (await dbBucket(principal)).reserved_micros > 100_000; i++) await sleep(20);
       await sleep(400);
       assert.equal((await dbBucket(principal)).reserved_micros, 100_000, 'the shortfall went back once');
