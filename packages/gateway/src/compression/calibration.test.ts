@@ -10,9 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicMessages } from '@app/provider-adapters';
-import { type ChatTestApp, startChatApp } from '../front-doors/chat-completions/testing.ts';
+import { anthropicClient, type ChatTestApp, startChatApp } from '../front-doors/chat-completions/testing.ts';
 import { compress } from './index.ts';
 import { compressedSource } from './source.ts';
 import { tokenizerFor } from './tokenizers.ts';
@@ -23,7 +23,7 @@ let client: Anthropic;
 before(async () => {
   t = await startChatApp();
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  client = new Anthropic({ baseURL: url, authToken: t.token, apiKey: null, maxRetries: 0 });
+  client = anthropicClient(url, t.token);
 });
 after(() => t.close());
 

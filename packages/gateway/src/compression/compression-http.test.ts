@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { type ChatTestApp, startChatApp } from '../front-doors/chat-completions/testing.ts';
+import { anthropicClient, type ChatTestApp, startChatApp } from '../front-doors/chat-completions/testing.ts';
 import { compressionCounts } from './testing.ts';
 
 let t: ChatTestApp;
@@ -19,7 +19,7 @@ before(async () => {
   t = await startChatApp();
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   openai = new OpenAI({ baseURL: `${url}/v1`, apiKey: t.token, maxRetries: 0 });
-  anthropic = new Anthropic({ baseURL: url, authToken: t.token, apiKey: null, maxRetries: 0 });
+  anthropic = anthropicClient(url, t.token);
 });
 after(() => t.close());
 

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import Anthropic from '@anthropic-ai/sdk';
-import { type ChatTestApp, startChatApp } from '../front-doors/chat-completions/testing.ts';
+import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicClient, type ChatTestApp, startChatApp } from '../front-doors/chat-completions/testing.ts';
 import { compressionCounts } from './testing.ts';
 
 let t: ChatTestApp;
@@ -15,7 +15,7 @@ let client: Anthropic;
 before(async () => {
   t = await startChatApp();
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  client = new Anthropic({ baseURL: url, authToken: t.token, apiKey: null, maxRetries: 0 });
+  client = anthropicClient(url, t.token);
 });
 after(() => t.close());
 

@@ -2,6 +2,7 @@
  * Set-up of the chat path's HTTP tests: the real gateway (access, routing, ledger on a temp
  * SQLite database) in front of a real simulator, with a seeded account and its token.
  */
+import Anthropic from '@anthropic-ai/sdk';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,4 +154,12 @@ export function sseEvents(text: string): Array<{ comment: string } | { data: unk
       const data = block.replace(/^data: /, '');
       return data === '[DONE]' ? { done: true as const } : { data: JSON.parse(data) as unknown };
     });
+}
+
+/**
+ * The official Anthropic SDK pointed at a listening gateway: the gateway token goes as a bearer
+ * (`authToken`), and `apiKey: null` keeps the SDK from sending an `x-api-key` of its own.
+ */
+export function anthropicClient(baseURL: string, token: string): Anthropic {
+  return new Anthropic({ baseURL, authToken: token, apiKey: null, maxRetries: 0 });
 }

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { setRateLimits } from '../../access/admin.ts';
-import { type ChatTestApp, startChatApp } from '../chat-completions/testing.ts';
+import { anthropicClient, type ChatTestApp, startChatApp } from '../chat-completions/testing.ts';
 
 let t: ChatTestApp;
 let url: string;
@@ -17,7 +17,7 @@ let client: Anthropic;
 before(async () => {
   t = await startChatApp();
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  client = new Anthropic({ baseURL: url, authToken: t.token, apiKey: null, maxRetries: 0 });
+  client = anthropicClient(url, t.token);
 });
 after(() => t.close());
 
@@ -49,7 +49,7 @@ function envelope(json: Awaited<ReturnType<typeof post>>['json'], type: string, 
 
 describe('errors in the Anthropic envelope', () => {
   test('401 with a bad Bearer token: the SDK raises AuthenticationError', async () => {
-    const bad = new Anthropic({ baseURL: url, authToken: 'not.a.token', apiKey: null, maxRetries: 0 });
+    const bad = anthropicClient(url, 'not.a.token');
     await assert.rejects(
       bad.messages.create({ model: 'claude-sonnet', max_tokens: 10, messages: hello }),
       (error) => {

@@ -7,8 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import Anthropic from '@anthropic-ai/sdk';
-import { type ChatTestApp, startChatApp, type UsageRow } from '../chat-completions/testing.ts';
+import type Anthropic from '@anthropic-ai/sdk';
+import {
+  anthropicClient,
+  type ChatTestApp,
+  startChatApp,
+  type UsageRow,
+} from '../chat-completions/testing.ts';
 
 let t: ChatTestApp;
 let client: Anthropic;
@@ -16,7 +21,7 @@ let client: Anthropic;
 before(async () => {
   t = await startChatApp();
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  client = new Anthropic({ baseURL: url, authToken: t.token, apiKey: null, maxRetries: 0 });
+  client = anthropicClient(url, t.token);
 });
 after(() => t.close());
 
