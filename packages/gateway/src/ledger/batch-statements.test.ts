@@ -69,6 +69,8 @@ for (const { engine, skip } of testEngines()) {
       await db.transaction().execute(async (trx) => {
         for (const insert of ledgerStatements(engine).insertUsage(rows)) await trx.executeQuery(insert);
       });
+      // The columns in UsageRow's order, written out here rather than taken from the statement
+      // builder's list: with that list, two columns swapped there would be read back swapped too.
       const stored = await db
         .selectFrom('usage')
         .select([
