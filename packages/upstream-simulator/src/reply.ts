@@ -2,7 +2,7 @@
  * Deterministic replies: the same request always gets the same text, tool call and token
  * counts, so tests can assert exact values and benchmarks compare like with like.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { type ToolTurn, toolTurnAnswer, toolTurnStep } from './tool-turn.ts';
 
 const WORDS = [
@@ -179,7 +179,8 @@ export function buildReply(request: SimRequest, replyTokens: number, toolTurn?: 
   const digest = createHash('sha256')
     .update(JSON.stringify([request.model, request.messages]))
     .digest();
-  const id = `chatcmpl-sim${digest.subarray(0, 12).toString('hex')}`;
+  // Unique per call, as the real APIs' ids are: clients and the gateway's logs key on them.
+  const id = `chatcmpl-sim${randomBytes(12).toString('hex')}`;
   const prompt = promptTokens(request);
   const fitted = fitToLimit(request, {
     ...plan(request, digest, replyTokens, toolTurn),

@@ -44,6 +44,8 @@ describe('simulator completions (driven by the OpenAI SDK)', () => {
     assert.match(text, /^Simulated reply to "What is the":/);
     assert.equal(text, second.choices[0]?.message.content);
     assert.notEqual(text, other.choices[0]?.message.content);
+    assert.match(first.id, /^chatcmpl-sim[0-9a-f]{24}$/);
+    assert.notEqual(first.id, second.id, 'every completion gets its own id, as the real APIs give');
     assert.equal(first.model, 'sim-small');
     assert.equal(first.usage?.completion_tokens, 16);
     assert.equal(first.usage?.prompt_tokens, Math.ceil('What is the capital of France?'.length / 4) + 3);
