@@ -58,8 +58,9 @@ function scoped(deps: MessagesDeps): FastifyPluginAsync {
       security: [{ bearerAuth: [] }],
       headers: MessagesHeadersSchema,
     };
+    // '' is the prefix itself: '/' would be listed in the OpenAPI document as /v1/messages/.
     app.post(
-      '/',
+      '',
       {
         schema: {
           ...common,
