@@ -68,8 +68,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       securitySchemes: { bearerAuth: BEARER_AUTH },
     },
     errors: {
-      fromFramework: (kind, message, request) =>
-        gatewayErrorFromFramework(kind, message, request.method, request.url.split('?')[0] ?? '/'),
+      fromFramework: (kind, message, request, param) =>
+        gatewayErrorFromFramework(kind, message, request.method, request.url.split('?')[0] ?? '/', param),
       render: renderGatewayError,
     },
   });

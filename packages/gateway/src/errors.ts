@@ -164,6 +164,7 @@ export function gatewayErrorFromFramework(
   message: string,
   method: string,
   path: string,
+  param?: string,
 ): AppError {
   switch (kind) {
     case 'not_found':
@@ -175,7 +176,7 @@ export function gatewayErrorFromFramework(
     case 'validation':
     case 'malformed_body':
     case 'bad_request':
-      return gatewayErrors.create('invalid_request', { reason: message });
+      return gatewayErrors.create('invalid_request', { reason: message }, param ? { param } : {});
     case 'overloaded':
       return gatewayErrors.create('overloaded', { reason: message });
     case 'internal':

@@ -11,7 +11,7 @@ const JSON_TYPE = 'application/json';
 
 /** Example parameters for messages whose placeholders would read badly; others get `<name>`. */
 const SAMPLE_PARAMS: Partial<Record<GatewayErrorCode, Record<string, unknown>>> = {
-  invalid_request: { reason: 'body/messages must NOT have fewer than 1 items' },
+  invalid_request: { reason: "'messages' must NOT have fewer than 1 items." },
   gateway_invalid_model_modifier: {
     reason:
       "Modifier ':flex' in model 'claude-sonnet:flex' is not accepted by claude-sonnet-4-6. Accepted tier modifiers: (none).",

@@ -15,14 +15,56 @@ export type FrameworkErrorKind =
   | 'internal';
 
 export interface ErrorHandling {
-  /** Turns a recognised framework error into one of the service's catalogued errors. */
-  fromFramework(kind: FrameworkErrorKind, message: string, request: FastifyRequest): AppError;
+  /**
+   * Turns a recognised framework error into one of the service's catalogued errors. `param` is
+   * the request field a validation error is about, as the API names it (`messages[0].role`).
+   */
+  fromFramework(kind: FrameworkErrorKind, message: string, request: FastifyRequest, param?: string): AppError;
   /** Writes the error in the service's wire format (JSON envelope, XML, ...). */
   render(error: AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<FastifyReply>;
 }
 
-function classify(error: FastifyError): { kind: FrameworkErrorKind; message: string } {
-  if (error.validation) return { kind: 'validation', message: error.message };
+interface Classified {
+  readonly kind: FrameworkErrorKind;
+  readonly message: string;
+  readonly param?: string;
+}
+
+type ValidationIssue = NonNullable<FastifyError['validation']>[number];
+
+/**
+ * A schema error in the API's own terms: the field as a client names it (`messages`,
+ * `messages[0].role`), not the validator's `body/messages` pointer, so a client can tell which
+ * field to change.
+ */
+export function validationDetail(issues: readonly ValidationIssue[]): { message: string; param?: string } {
+  const first = issues[0];
+  if (!first) return { message: 'The request is not valid.' };
+  const missing =
+    first.keyword === 'required'
+      ? (first.params as { missingProperty?: unknown }).missingProperty
+      : undefined;
+  const segments = first.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (typeof missing === 'string') segments.push(missing);
+  const param = segments.reduce(
+    (path, segment) =>
+      /^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment,
+    '',
+  );
+  const reason = typeof missing === 'string' ? 'is required' : (first.message ?? 'is not valid');
+  if (param === '') return { message: `The request body ${reason}.` };
+  return { message: `'${param}' ${reason}.`, param };
+}
+
+function classify(error: FastifyError): Classified {
+  if (error.validation) {
+    // Query strings and headers keep the validator's message: their names are already the API's.
+    if (error.validationContext !== 'body') return { kind: 'validation', message: error.message };
+    return { kind: 'validation', ...validationDetail(error.validation) };
+  }
   const status = error.statusCode ?? 500;
   if (status === 413) return { kind: 'body_too_large', message: 'Request body is larger than the limit.' };
   if (status === 415) return { kind: 'unsupported_media_type', message: error.message };
@@ -47,9 +89,9 @@ export function installErrorHandler(app: FastifyInstance, handling: ErrorHandlin
       if (appError.status >= 500)
         request.log.error({ err: error.cause ?? error, code: appError.code }, 'request failed');
     } else {
-      const { kind, message } = classify(error as FastifyError);
+      const { kind, message, param } = classify(error as FastifyError);
       if (kind === 'internal') request.log.error({ err: error }, 'unhandled error');
-      appError = handling.fromFramework(kind, message, request);
+      appError = handling.fromFramework(kind, message, request, param);
     }
     for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
     noteErrorCode(request, appError.code);

@@ -42,8 +42,8 @@ function scoped(deps: MessagesDeps): FastifyPluginAsync {
   return async (fastify) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     installErrorHandler(app, {
-      fromFramework: (kind, message, request) =>
-        gatewayErrorFromFramework(kind, message, request.method, request.url.split('?')[0] ?? '/'),
+      fromFramework: (kind, message, request, param) =>
+        gatewayErrorFromFramework(kind, message, request.method, request.url.split('?')[0] ?? '/', param),
       render: renderAnthropicError,
     });
     // Anthropic's SDKs read the request id from `request-id` (X-Request-Id is the kit's).
