@@ -86,6 +86,14 @@ export const gatewayErrors = defineErrors({
     message: (p: { project: string; buckets: readonly TriedBucket[] }) =>
       `The allocation of project '${p.project}' cannot pay for this request: ${bucketsText(p.buckets)}. Ask a project admin to raise an allocation, or choose a provider with budget left (GET /v1/account lists them).`,
   },
+  gateway_membership_inactive: {
+    status: 403,
+    type: 'permission_error',
+    message: (p: { project: string; status: 'pending' | 'revoked' | 'removed' }) =>
+      p.status === 'pending'
+        ? `Your membership of project '${p.project}' is waiting for a project admin's approval; its tokens work once it is approved.`
+        : `Your membership of project '${p.project}' was ${p.status} by a project admin, so its tokens no longer work and no new one can be generated. Ask an admin of '${p.project}' to approve you again.`,
+  },
   gateway_ip_not_allowed: {
     status: 403,
     type: 'permission_error',

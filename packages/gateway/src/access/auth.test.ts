@@ -131,10 +131,13 @@ for (const { engine, skip } of testEngines()) {
       await revokeMembership(t.database.db, { slug: 'shared', email: 'member@example.com' });
       await sleep(1050);
       const response = await t.app.inject({ url: '/v1/account', headers: bearer(token) });
-      assert.equal(response.statusCode, 401);
+      // Not "generate a new token": a revoked member cannot; the answer says what happened.
+      assert.equal(response.statusCode, 403);
       const error = errorOf(response.body);
-      assert.equal(error.code, 'gateway_invalid_token');
-      assert.match(error.message, /membership of project 'shared' is not approved/);
+      assert.equal(error.code, 'gateway_membership_inactive');
+      assert.equal(error.type, 'permission_error');
+      assert.match(error.message, /membership of project 'shared' was revoked by a project admin/);
+      assert.doesNotMatch(error.message, /Generate|gatewayctl tokens issue/);
     });
 
     it('records last use at most once per interval', async () => {

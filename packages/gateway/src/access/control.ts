@@ -52,11 +52,19 @@ function tokenOf(request: FastifyRequest): string {
 function refusal(claims: TokenClaims, state: TokenState | undefined): string | undefined {
   if (!state) return 'unknown token';
   if (state.revoked) return 'the token was revoked';
-  if (state.membership !== 'approved')
-    return `your membership of project '${state.projectSlug}' is not approved`;
   if (claims.sub !== String(state.userId) || claims.project !== state.projectSlug)
     return 'claims do not match';
   return undefined;
+}
+
+/**
+ * A sound token of someone who is no longer an approved member: a new token would be refused
+ * too, so the answer says what happened to the membership instead of how to get a token.
+ */
+function refuseInactiveMember(state: TokenState): void {
+  if (state.membership === 'approved') return;
+  const status = state.membership === undefined ? 'removed' : state.membership;
+  throw gatewayErrors.create('gateway_membership_inactive', { project: state.projectSlug, status });
 }
 
 /**
@@ -128,6 +136,7 @@ export function createAccessControl(
     const state = await tokenStates.get(claims.jti);
     const refused = refusal(claims, state);
     if (refused !== undefined || !state) throw invalid(refused ?? 'unknown token');
+    refuseInactiveMember(state);
     checkAddress(request, state.projectRanges, state.projectSlug);
     touch(claims.jti);
     const principal: Principal = {
