@@ -5,6 +5,9 @@
  */
 const MICROS_PER_USD = 1_000_000;
 
+/** The largest allocation of one bucket, in US dollars: every place that takes one names it. */
+export const MAX_ALLOCATION_USD = 1_000_000_000;
+
 export function formatUsd(micros: number): string {
   const sign = micros < 0 ? '-' : '';
   const abs = Math.abs(Math.round(micros));

@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely';
 import { isProviderId, PROVIDERS, type ProviderId } from '../contracts.ts';
 import type { AuditAction, GatewayDatabase, MembershipStatus } from '../db/schema.ts';
-import { formatUsd } from '../money.ts';
+import { formatUsd, MAX_ALLOCATION_USD as MAX_USD } from '../money.ts';
 import { AccessAdminError } from './admin-errors.ts';
 import { type Actor, inTransaction, recordAudit } from './audit.ts';
 import { parseRanges } from './ip.ts';
@@ -39,7 +39,6 @@ export interface Membership {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
-const MAX_USD = 1_000_000_000;
 
 export function nowIso(): string {
   return new Date().toISOString();

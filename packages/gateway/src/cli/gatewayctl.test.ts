@@ -93,7 +93,7 @@ describe('gatewayctl', () => {
       fails(2, /missing EMAIL/, 'members', 'approve', 'demo'),
       fails(
         2,
-        /USD must be a non-negative number, got 'abc'/,
+        /USD must be an amount in US dollars from 0 to 1000000000, such as 25 or 12.50; got 'abc'/,
         'allocations',
         'set',
         'demo',
@@ -142,6 +142,14 @@ describe('gatewayctl', () => {
       [/is not a member of 'empty'/, 'members', 'revoke', 'empty', 'bob@example.com'],
       [/Unknown provider 'cloud_z'/, 'allocations', 'set', 'demo', 'cloud_z', '5'],
       [/between 0 and 1000000000/, 'allocations', 'set', 'demo', 'cloud_a', '2000000000'],
+      [
+        /'10000000000' is not an amount in US dollars between 0 and 1000000000/,
+        'allocations',
+        'set',
+        'demo',
+        'cloud_a',
+        '1e10',
+      ],
       [/No project 'nope'/, 'allocations', 'set', 'nope', 'cloud_a', '5'],
       [/No project 'nope'/, 'tokens', 'issue', '--email', 'alice@example.com', '--project', 'nope'],
       [/No user with email carol@example.com/, 'tokens', 'list', '--email', 'carol@example.com'],

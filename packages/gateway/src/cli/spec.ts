@@ -2,6 +2,8 @@
  * What each subcommand accepts, checked before anything heavy is loaded or the database is
  * opened: wrong usage is answered at once, and handlers receive complete arguments.
  */
+import { MAX_ALLOCATION_USD } from '../money.ts';
+
 export interface CommandSpec {
   /** Positional argument names, all required, in order. */
   readonly args: readonly string[];
@@ -62,7 +64,10 @@ export function validate(
     if (value !== undefined && (typeof value !== 'string' || !/^(\d+|none)$/.test(value)))
       throw new UsageError(`--${name} must be a whole number or 'none', got '${String(value)}'`);
   }
-  if (args.USD !== undefined && !/^\d+(\.\d+)?$/.test(args.USD))
-    throw new UsageError(`USD must be a non-negative number, got '${args.USD}'`);
+  // 1e6 is an amount too; the range is checked where every caller's amount is (usdToMicros).
+  if (args.USD !== undefined && !/^\d+(\.\d+)?(e[+-]?\d+)?$/i.test(args.USD))
+    throw new UsageError(
+      `USD must be an amount in US dollars from 0 to ${MAX_ALLOCATION_USD}, such as 25 or 12.50; got '${args.USD}'`,
+    );
   return { command, args, options };
 }
