@@ -106,6 +106,7 @@ export async function issueToken(
 export interface TokenInfo {
   readonly jti: string;
   readonly projectSlug: string;
+  readonly email: string;
   readonly description: string;
   readonly createdAt: string;
   readonly expiresAt: string;
@@ -114,27 +115,38 @@ export interface TokenInfo {
   readonly state: 'active' | 'expired' | 'revoked';
 }
 
-export async function listTokens(db: Db, email: string): Promise<TokenInfo[]> {
-  const user = await findUser(db, email);
-  const rows = await db
+/** Whose tokens: one user's (every project), one project's (every member), or both. */
+export interface TokenFilter {
+  readonly email?: string;
+  readonly project?: string;
+}
+
+/** Tokens newest first; an unknown user or project is refused by name, not listed as empty. */
+export async function listTokens(db: Db, filter: TokenFilter): Promise<TokenInfo[]> {
+  const user = filter.email === undefined ? undefined : await findUser(db, filter.email);
+  const project = filter.project === undefined ? undefined : await findProject(db, filter.project);
+  let query = db
     .selectFrom('access_tokens')
     .innerJoin('projects', 'projects.id', 'access_tokens.project_id')
+    .innerJoin('users', 'users.id', 'access_tokens.user_id')
     .select([
       'jti',
       'projects.slug',
+      'users.email',
       'description',
       'access_tokens.created_at',
       'expires_at',
       'last_used_at',
       'revoked_at',
-    ])
-    .where('user_id', '=', user.id)
-    .orderBy('access_tokens.created_at', 'desc')
-    .execute();
+    ]);
+  if (user) query = query.where('access_tokens.user_id', '=', user.id);
+  if (project) query = query.where('access_tokens.project_id', '=', project.id);
+  const rows = await query.orderBy('access_tokens.created_at', 'desc').execute();
   const now = nowIso();
   return rows.map((row) => ({
     jti: row.jti,
     projectSlug: row.slug,
+    email: row.email,
     description: row.description,
     createdAt: row.created_at,
     expiresAt: row.expires_at,

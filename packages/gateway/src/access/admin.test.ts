@@ -22,6 +22,7 @@ import {
   setAllocation,
 } from './admin.ts';
 import { loadSigningKeys, type SigningKeys, signingKeyLocation } from './keys.ts';
+import { listMembers, listProjects, listUsers } from './listings.ts';
 import { createLedger } from '../ledger/ledger.ts';
 
 const POLICY = { defaultTtl: '7d', maxTtl: '30d' };
@@ -83,7 +84,9 @@ for (const { engine, skip } of testEngines()) {
       await revokeToken(db, first.jti);
       assert.equal((await revokeToken(db, first.jti)).jti, first.jti, 'idempotent');
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      const states = Object.fromEntries((await listTokens(db, 't@example.com')).map((t) => [t.jti, t]));
+      const states = Object.fromEntries(
+        (await listTokens(db, { email: 't@example.com' })).map((t) => [t.jti, t]),
+      );
       assert.equal(states[first.jti]?.state, 'revoked');
       assert.equal(states[first.jti]?.description, 'ci');
       assert.equal(states[second.jti]?.state, 'expired');
@@ -93,6 +96,33 @@ for (const { engine, skip } of testEngines()) {
         .where('jti', '=', first.jti)
         .executeTakeFirst();
       assert.ok(stored && !Object.values(stored).includes(first.token), 'the token itself is not stored');
+    });
+
+    it('lists users and projects with their membership counts, and the members of one project', async () => {
+      const db = isolated.database.db;
+      await addUser(db, { email: 'l1@example.com', admin: true });
+      await addUser(db, { email: 'l2@example.com' });
+      await addProject(db, { slug: 'lst', ipAllow: ['192.0.2.0/24'] });
+      await requestMembership(db, { slug: 'lst', email: 'l1@example.com' });
+      await approveMembership(db, { slug: 'lst', email: 'l1@example.com' });
+      await requestMembership(db, { slug: 'lst', email: 'l2@example.com' });
+      const users = await listUsers(db);
+      const l1 = users.find((user) => user.email === 'l1@example.com');
+      assert.deepEqual([l1?.isAdmin, l1?.projects], [true, 1]);
+      assert.equal(users.find((user) => user.email === 'l2@example.com')?.projects, 0);
+      const project = (await listProjects(db)).find((p) => p.slug === 'lst');
+      assert.deepEqual(
+        [project?.approvedMembers, project?.pendingMembers, project?.ipAllow],
+        [1, 1, ['192.0.2.0/24']],
+      );
+      assert.deepEqual(
+        (await listMembers(db, 'lst')).map((m) => [m.email, m.status]),
+        [
+          ['l1@example.com', 'approved'],
+          ['l2@example.com', 'pending'],
+        ],
+      );
+      await assert.rejects(listMembers(db, 'nope'), refusedWith('unknown_project'));
     });
 
     it('sets (not adds to) allocations and reports usage per bucket from the ledger', async () => {

@@ -7,7 +7,6 @@ import {
   approveMembership,
   issueToken,
   type LimitChange,
-  listTokens,
   projectRateLimits,
   projectUsage,
   requestMembership,
@@ -23,6 +22,7 @@ import { announceRevocation } from '../access/revocation-bus.ts';
 import type { GatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { formatUsd } from '../money.ts';
+import { LIST_COMMANDS, table } from './list-commands.ts';
 import type { Invocation } from './spec.ts';
 
 export interface Context {
@@ -32,7 +32,7 @@ export interface Context {
   readonly warn: (line: string) => void;
 }
 
-type Handler = (context: Context, args: Invocation) => Promise<void>;
+export type Handler = (context: Context, args: Invocation) => Promise<void>;
 
 /** Arguments were checked by validate(); these only narrow the types. */
 const arg = (invocation: Invocation, name: string): string => invocation.args[name] ?? '';
@@ -79,16 +79,6 @@ function describeLimits(limits: RateLimits): string {
   return parts.length === 0 ? 'none' : parts.join(', ');
 }
 
-function table(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]?.map((_, col) => Math.max(...rows.map((row) => (row[col] ?? '').length))) ?? [];
-  return rows.map((row) =>
-    row
-      .map((cell, col) => cell.padEnd(widths[col] ?? 0))
-      .join('  ')
-      .trimEnd(),
-  );
-}
-
 const membership =
   (action: typeof requestMembership): Handler =>
   async ({ database, print }, args) => {
@@ -100,6 +90,7 @@ const membership =
   };
 
 export const COMMANDS: Readonly<Record<string, Handler>> = {
+  ...LIST_COMMANDS,
   'users add': async ({ database, print }, args) => {
     const user = await addUser(database.db, {
       email: text(args, 'email'),
@@ -177,24 +168,6 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
       },
     );
     print(issued.token);
-  },
-  'tokens list': async ({ database, print }, args) => {
-    const tokens = await listTokens(database.db, text(args, 'email'));
-    if (tokens.length === 0) return print('no tokens');
-    const rows = tokens.map((t) => [
-      t.jti,
-      t.projectSlug,
-      t.state,
-      t.createdAt,
-      t.expiresAt,
-      t.lastUsedAt ?? '-',
-      t.description,
-    ]);
-    for (const line of table([
-      ['ID', 'PROJECT', 'STATE', 'CREATED', 'EXPIRES', 'LAST USED', 'DESCRIPTION'],
-      ...rows,
-    ]))
-      print(line);
   },
   'tokens revoke': async (context, args) => {
     const result = await revokeToken(context.database.db, arg(args, 'JTI'));

@@ -202,6 +202,74 @@ describe('gatewayctl', () => {
     await refused(/\(revoked\)/, ...issue('alice@example.com'));
   });
 
+  it('lists users, projects, members and tokens as a table, or as JSON with --json', async () => {
+    await okInProcess('users', 'add', '--email', 'lister@example.com');
+    await okInProcess('users', 'add', '--email', 'asker@example.com');
+    await okInProcess('projects', 'add', 'listed', '--ip-allow', '192.0.2.0/24');
+    await okInProcess('members', 'request', 'listed', 'lister@example.com');
+    await okInProcess('members', 'approve', 'listed', 'lister@example.com', '--admin');
+    await okInProcess('members', 'request', 'listed', 'asker@example.com');
+    await okInProcess('allocations', 'set', 'listed', 'developer', '5');
+    const token = await okInProcess(
+      'tokens',
+      'issue',
+      '--email',
+      'lister@example.com',
+      '--project',
+      'listed',
+    );
+
+    const users = JSON.parse(await okInProcess('users', 'list', '--json')) as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      users.find((user) => user.email === 'lister@example.com'),
+      { ...users.find((user) => user.email === 'lister@example.com'), isAdmin: false, projects: 1 },
+    );
+    assert.match(await okInProcess('users', 'list'), /^ID\s+EMAIL\s+ADMIN\s+PROJECTS\s+CREATED$/m);
+
+    const projects = JSON.parse(await okInProcess('projects', 'list', '--json')) as Array<
+      Record<string, unknown>
+    >;
+    const listed = projects.find((project) => project.slug === 'listed');
+    assert.deepEqual(
+      [listed?.approvedMembers, listed?.pendingMembers, listed?.ipAllow],
+      [1, 1, ['192.0.2.0/24']],
+    );
+    assert.match(await okInProcess('projects', 'list'), /^\d+\s+listed\s+1\s+1\s+192\.0\.2\.0\/24\s/m);
+
+    const members = JSON.parse(await okInProcess('members', 'list', 'listed', '--json')) as unknown[];
+    assert.deepEqual(
+      members.map((member) => {
+        const { email, status, isAdmin } = member as Record<string, unknown>;
+        return [email, status, isAdmin];
+      }),
+      [
+        ['asker@example.com', 'pending', false],
+        ['lister@example.com', 'approved', true],
+      ],
+    );
+    assert.match(
+      await okInProcess('members', 'list', 'listed'),
+      /^lister@example\.com\s+approved\s+admin\s/m,
+    );
+    await refused(/No project 'nope'/, 'members', 'list', 'nope');
+
+    const tokens = JSON.parse(
+      await okInProcess('tokens', 'list', '--project', 'listed', '--json'),
+    ) as unknown[];
+    assert.equal(tokens.length, 1);
+    const [only] = tokens as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      [only?.email, only?.projectSlug, only?.state],
+      ['lister@example.com', 'listed', 'active'],
+    );
+    assert.ok(!JSON.stringify(tokens).includes(token), 'a listing never shows the token itself');
+    assert.match(
+      await okInProcess('tokens', 'list', '--project', 'listed'),
+      /lister@example\.com\s+listed\s+active/,
+    );
+    assert.equal(await okInProcess('tokens', 'list', '--project', 'empty'), 'no tokens');
+  });
+
   it('changes the IP allowlist of an existing project; none lifts it; bad ranges are refused', async () => {
     await okInProcess('projects', 'add', 'fenced');
     assert.equal(

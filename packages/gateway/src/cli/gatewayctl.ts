@@ -25,6 +25,7 @@ function parse(argv: readonly string[]) {
         help: { type: 'boolean', short: 'h' },
         email: { type: 'string' },
         admin: { type: 'boolean' },
+        json: { type: 'boolean' },
         project: { type: 'string' },
         ttl: { type: 'string' },
         description: { type: 'string' },

@@ -2,8 +2,11 @@ export const HELP = `gatewayctl: administer the model gateway's accounts, projec
 
 Usage:
   gatewayctl users add --email E [--admin]
+  gatewayctl users list [--json]
   gatewayctl projects add SLUG [--ip-allow CIDRS]
   gatewayctl projects ip-allow SLUG CIDRS|none
+  gatewayctl projects list [--json]
+  gatewayctl members list SLUG [--json]
   gatewayctl members request SLUG EMAIL
   gatewayctl members approve SLUG EMAIL [--admin]
   gatewayctl members revoke SLUG EMAIL
@@ -11,7 +14,7 @@ Usage:
   gatewayctl limits set SLUG project|token [--rpm N|none] [--tpm N|none] [--concurrency N|none]
   gatewayctl limits show SLUG
   gatewayctl tokens issue --email E --project SLUG [--ttl 30m|12h|7d] [--description TEXT]
-  gatewayctl tokens list --email E
+  gatewayctl tokens list [--email E] [--project SLUG] [--json]
   gatewayctl tokens revoke JTI
   gatewayctl usage SLUG
 
@@ -19,6 +22,8 @@ Providers: developer, cloud_a, cloud_b, cloud_c. CIDRS: comma-separated IPv4/IPv
 Limits: "project" limits the project as a whole, "token" each of its tokens; --rpm requests
 per minute, --tpm tokens per minute, --concurrency requests at once; none removes a limit,
 an option left out keeps its value. Changes reach every gateway instance within a second.
+The list commands print a table, or with --json one JSON array for scripts; "tokens list"
+without --email or --project lists every token (never the token itself, only its id).
 "tokens issue" prints only the token (shown once; the gateway stores only its id).
 
 Configuration is read like the server's: GATEWAY_DATABASE_URL, GATEWAY_DATA_DIR,

@@ -14,6 +14,9 @@ export interface CommandSpec {
 
 export const SPECS: Readonly<Record<string, CommandSpec>> = {
   'users add': { args: [], required: ['email'], flags: ['admin'] },
+  'users list': { args: [], flags: ['json'] },
+  'projects list': { args: [], flags: ['json'] },
+  'members list': { args: ['SLUG'], flags: ['json'] },
   'projects add': { args: ['SLUG'], optional: ['ip-allow'] },
   'projects ip-allow': { args: ['SLUG', 'CIDRS'] },
   'members request': { args: ['SLUG', 'EMAIL'] },
@@ -23,7 +26,7 @@ export const SPECS: Readonly<Record<string, CommandSpec>> = {
   'limits set': { args: ['SLUG', 'SCOPE'], optional: ['rpm', 'tpm', 'concurrency'] },
   'limits show': { args: ['SLUG'] },
   'tokens issue': { args: [], required: ['email', 'project'], optional: ['ttl', 'description'] },
-  'tokens list': { args: [], required: ['email'] },
+  'tokens list': { args: [], optional: ['email', 'project'], flags: ['json'] },
   'tokens revoke': { args: ['JTI'] },
   usage: { args: ['SLUG'] },
 };
