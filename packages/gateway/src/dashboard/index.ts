@@ -86,7 +86,7 @@ function oidcSettings(deps: DashboardDeps): () => OidcSettings {
 
 export function dashboardRoutes(deps: DashboardDeps): FastifyPluginAsync {
   const settings = oidcSettings(deps);
-  // Both durations passed the schema's pattern; the fallbacks are never used.
+  // Both durations passed dashboardConfigProblems at start-up; the fallbacks are never used.
   const sessionMaxAgeMs = parseDuration(deps.config.sessionMaxAge) ?? 12 * 3_600_000;
   const idleMs = parseDuration(deps.config.sessionIdleTimeout) ?? 30 * 60_000;
   const ctx: DashboardContext = {
