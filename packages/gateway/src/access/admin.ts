@@ -228,6 +228,24 @@ export async function requestMembership(
   };
 }
 
+/**
+ * A user's own request to join, as the dashboard takes it: whoever asks must not learn from the
+ * answer whether the project exists, so for an unknown name it records nothing and returns
+ * undefined, and the caller answers as for a known one. gatewayctl (the operator, who sees every
+ * project anyway) calls requestMembership and is told about a wrong name.
+ */
+export async function requestToJoin(
+  db: Db,
+  input: { slug: string; email: string; actor?: Actor },
+): Promise<Membership | undefined> {
+  const known = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('slug', '=', input.slug.trim())
+    .executeTakeFirst();
+  return known ? requestMembership(db, input) : undefined;
+}
+
 /** Approves a request (or re-approves a revoked member); `admin` makes them a project admin. */
 export async function approveMembership(
   db: Db,

@@ -1,6 +1,9 @@
 /**
  * Read-only views of accounts for the dashboard: what a user may see of projects, members,
  * allocations and their own tokens. Writes go through admin.ts, as gatewayctl's do.
+ *
+ * Who sees a project is decided here, once (projectViewFor): its approved members and gateway
+ * admins. To anyone else a project that exists and one that does not look the same.
  */
 import type { MembershipStatus } from '../db/schema.ts';
 import { type Db, nowIso, type User } from './admin.ts';
@@ -17,7 +20,7 @@ export interface Bucket {
   readonly spentMicros: number;
 }
 
-/** A project as one user sees it; undefined membership for a gateway admin who is no member. */
+/** A project as one user sees it; a membership other than approved only for a gateway admin. */
 export interface ProjectView {
   readonly id: number;
   readonly slug: string;
@@ -43,12 +46,18 @@ export interface OwnTokenRow {
   readonly state: 'active' | 'expired' | 'revoked';
 }
 
+/**
+ * The projects the user is an approved member of. Pending requests are not listed: a request
+ * for an unknown name records nothing, so listing the pending ones would tell the requester
+ * which names exist. Revoked memberships are not listed either: the project is no longer theirs.
+ */
 export async function membershipsOf(db: Db, userId: number): Promise<ProjectMembership[]> {
   const rows = await db
     .selectFrom('memberships')
     .innerJoin('projects', 'projects.id', 'memberships.project_id')
     .select(['projects.slug', 'memberships.status', 'memberships.is_admin'])
     .where('memberships.user_id', '=', userId)
+    .where('memberships.status', '=', 'approved')
     .orderBy('projects.slug')
     .execute();
   return rows.map((row) => ({ slug: row.slug, status: row.status, isAdmin: row.is_admin === 1 }));
@@ -60,8 +69,10 @@ export async function allProjectSlugs(db: Db): Promise<string[]> {
 }
 
 /**
- * The project as `user` may see it, or undefined when it does not exist or the user has no
- * membership at all (pending and revoked members see it, to learn why they cannot act).
+ * The project as `user` may see it: an approved member or a gateway admin. Undefined when it
+ * does not exist and when the user may not see it, alike: pending and revoked members and
+ * outsiders learn nothing of it (not its allocations, usage, members or tokens, not even that
+ * it exists). Every dashboard page of a project starts here.
  */
 export async function projectViewFor(db: Db, slug: string, user: User): Promise<ProjectView | undefined> {
   const project = await db
@@ -76,7 +87,7 @@ export async function projectViewFor(db: Db, slug: string, user: User): Promise<
     .where('project_id', '=', project.id)
     .where('user_id', '=', user.id)
     .executeTakeFirst();
-  if (!row && !user.isAdmin) return undefined;
+  if (row?.status !== 'approved' && !user.isAdmin) return undefined;
   const membership = row ? { status: row.status, isAdmin: row.is_admin === 1 } : undefined;
   const buckets = await db
     .selectFrom('allocations')

@@ -45,6 +45,21 @@ test('a real issuer replaces the development provider and needs a client id and 
   assert.equal(dashboardEnabled(loadGatewayConfig({ GATEWAY_DASHBOARD: 'false' })), false);
 });
 
+test('session durations: every length the setting parses is honoured, longer ones are refused at start-up by name', () => {
+  const short = loadGatewayConfig({ GATEWAY_SESSION_IDLE_TIMEOUT: '1s', GATEWAY_SESSION_MAX_AGE: '36500d' });
+  assert.equal(short.dashboard.sessionIdleTimeout, '1s');
+  for (const [name, value] of [
+    ['GATEWAY_SESSION_IDLE_TIMEOUT', '9999999999s'],
+    ['GATEWAY_SESSION_IDLE_TIMEOUT', '36501d'],
+    ['GATEWAY_SESSION_MAX_AGE', '999999999d'],
+  ] as const)
+    assert.throws(
+      () => loadGatewayConfig({ [name]: value }),
+      (error: unknown) => error instanceof ConfigError && error.message.includes(`${name}=${value}`),
+      `${name}=${value}`,
+    );
+});
+
 test("a sign-in callback's code and state never reach the request log", () => {
   assert.equal(
     redactUrl('/dashboard/callback?code=abc123&state=xyz&iss=http%3A%2F%2Fidp'),

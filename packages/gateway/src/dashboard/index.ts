@@ -16,7 +16,8 @@ import type { GatewayDatabase } from '../db/schema.ts';
 import { readSecret, type SecretEnv } from '../upstream/credentials/index.ts';
 import type { DashboardConfig } from './config.ts';
 import { BASE, COOKIES, cookieOptions, type DashboardContext, DashboardError, setViewer } from './context.ts';
-import { createOidcClient, mayUseHttp, type OidcSettings } from './oidc-client.ts';
+import { devIdpUrls } from '../dev-idp/index.ts';
+import { createOidcClient, type CustomFetch, mayUseHttp, type OidcSettings } from './oidc-client.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
 import { projectRoutes } from './routes/projects.ts';
@@ -40,8 +41,15 @@ export interface DashboardDeps {
   readonly publicBase: () => string;
   readonly secureCookies: boolean;
   readonly env: SecretEnv;
-  /** Set when the in-process development provider is the issuer. */
-  readonly devIdp?: { readonly path: string; readonly clientId: string; readonly clientSecret: string };
+  /**
+   * Set when the in-process development provider is the issuer; `fetch` reaches it inside the
+   * process (its URLs are public ones, maybe not reachable from inside behind a proxy).
+   */
+  readonly devIdp?: {
+    readonly clientId: string;
+    readonly clientSecret: string;
+    readonly fetch?: CustomFetch;
+  };
   /** Shared by the gateway's instances: the token-generation limit counts across all of them. */
   readonly redis?: Redis;
 }
@@ -54,7 +62,7 @@ function oidcSettings(deps: DashboardDeps): () => OidcSettings {
   const redirectUri = () => `${deps.publicBase()}${BASE}/callback`;
   if (devIdp)
     return () => ({
-      issuer: `${deps.publicBase()}${devIdp.path}`,
+      issuer: devIdpUrls(deps.publicBase()).issuer,
       clientId: devIdp.clientId,
       clientSecret: devIdp.clientSecret,
       scopes: config.scopes,
@@ -78,13 +86,13 @@ function oidcSettings(deps: DashboardDeps): () => OidcSettings {
 
 export function dashboardRoutes(deps: DashboardDeps): FastifyPluginAsync {
   const settings = oidcSettings(deps);
-  // Both durations passed the schema's pattern; the fallbacks are never used.
+  // Both durations passed dashboardConfigProblems at start-up; the fallbacks are never used.
   const sessionMaxAgeMs = parseDuration(deps.config.sessionMaxAge) ?? 12 * 3_600_000;
   const idleMs = parseDuration(deps.config.sessionIdleTimeout) ?? 30 * 60_000;
   const ctx: DashboardContext = {
     db: deps.db,
     sessions: createSessionStore(deps.db, { idleMs, maxAgeMs: sessionMaxAgeMs }),
-    oidc: createOidcClient(settings),
+    oidc: createOidcClient(settings, deps.devIdp?.fetch),
     tokens: deps.tokens,
     ledger: deps.ledger,
     publicBase: deps.publicBase,

@@ -8,11 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
-import { DEV_IDP_PATH, devIdpRoutes, loadDevUsers } from '../dev-idp/index.ts';
+import { DEV_IDP_PATH, devIdpRoutes, inProcessFetch, loadDevUsers } from '../dev-idp/index.ts';
 import type { SecretEnv } from '../upstream/credentials/index.ts';
 import { dashboardEnabled, devIdpEnabled } from './config.ts';
 import type { DashboardContext } from './context.ts';
-import { dashboardRoutes } from './index.ts';
+import { type DashboardDeps, dashboardRoutes } from './index.ts';
 import { landingRoute } from './landing.ts';
 
 export interface WebDeps {
@@ -51,19 +51,19 @@ export async function mountWeb(app: FastifyInstance, deps: WebDeps): Promise<voi
   await app.register(landingRoute({ dashboard: enabled }));
   if (!enabled) return;
   const publicBase = publicBaseOf(app, config);
-  let devIdp: { path: string; clientId: string; clientSecret: string } | undefined;
+  let devIdp: DashboardDeps['devIdp'];
   if (devIdpEnabled(config)) {
     devIdp = {
-      path: DEV_IDP_PATH,
       clientId: DEV_CLIENT_ID,
       clientSecret: randomBytes(32).toString('base64url'),
+      fetch: inProcessFetch(app, publicBase),
     };
     const client = devIdp;
     await app.register(
       devIdpRoutes({
         users: loadDevUsers(config.dataDir),
         settings: () => ({
-          issuer: `${publicBase()}${DEV_IDP_PATH}`,
+          publicBase: publicBase(),
           client: {
             clientId: client.clientId,
             clientSecret: client.clientSecret,

@@ -50,7 +50,10 @@ function describe(error: unknown): string {
   return 'the identity provider could not be reached';
 }
 
-export function createOidcClient(settings: () => OidcSettings) {
+export type CustomFetch = oidc.CustomFetch;
+
+/** `fetch`, when given, makes every request to the provider (discovery, token, keys, userinfo). */
+export function createOidcClient(settings: () => OidcSettings, fetch?: CustomFetch) {
   let configuration: Promise<oidc.Configuration> | undefined;
 
   function discover(): Promise<oidc.Configuration> {
@@ -58,6 +61,7 @@ export function createOidcClient(settings: () => OidcSettings) {
     configuration ??= oidc
       .discovery(new URL(s.issuer), s.clientId, s.clientSecret, undefined, {
         ...(s.allowHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
+        ...(fetch ? { [oidc.customFetch]: fetch } : {}),
         timeout: 10,
       })
       .catch((error: unknown) => {

@@ -27,8 +27,14 @@ export interface SessionPolicy {
 
 /** A sign-in must come back from the identity provider within this time. */
 const LOGIN_TTL_MS = 10 * 60_000;
-/** seen_at is written at most this often: idle expiry is exact to within it. */
-const TOUCH_EVERY_MS = 60_000;
+/**
+ * seen_at is written at most this often, so a session may end up to this much before its idle
+ * timeout: a tenth of the timeout, at most a minute. A fixed minute would end a session with a
+ * timeout below a minute however busy it was.
+ */
+function touchEveryMs(idleMs: number): number {
+  return Math.min(60_000, Math.floor(idleMs / 10));
+}
 
 export function hashId(id: string): string {
   return createHash('sha256').update(id).digest('hex');
@@ -39,6 +45,7 @@ function newId(): string {
 }
 
 export function createSessionStore(db: Kysely<GatewayDatabase>, policy: SessionPolicy) {
+  const touchEvery = touchEveryMs(policy.idleMs);
   async function create(userId: number, idToken: string | null): Promise<string> {
     const id = newId();
     const now = Date.now();
@@ -76,7 +83,7 @@ export function createSessionStore(db: Kysely<GatewayDatabase>, policy: SessionP
       await db.deleteFrom('dashboard_sessions').where('id_hash', '=', idHash).execute();
       return undefined;
     }
-    if (now - seen >= TOUCH_EVERY_MS)
+    if (now - seen >= touchEvery)
       await db
         .updateTable('dashboard_sessions')
         .set({ seen_at: new Date(now).toISOString() })

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testEngines } from '@app/db/testing.ts';
 import { loadDevUsers } from '../dev-idp/index.ts';
-import { CookieJar, type DashboardTestApp, squash, startDashboardApp } from './testing.ts';
+import { type DashboardTestApp, formAction, redirectingBrowser, startDashboardApp } from './testing.ts';
 
 for (const { engine, skip } of testEngines())
   describe(`dashboard sign-in (${engine})`, { skip }, () => {
@@ -26,43 +26,7 @@ for (const { engine, skip } of testEngines())
       return user;
     }
 
-    /** A browser: follows redirects by hand, keeping cookies, until a page answers. */
-    function browser() {
-      const jar = new CookieJar();
-      async function request(url: string, init: { method?: string; form?: Record<string, string> } = {}) {
-        let target = new URL(url, base).href;
-        let method = init.method ?? 'GET';
-        let body = init.form ? new URLSearchParams(init.form).toString() : undefined;
-        for (let hop = 0; hop < 15; hop++) {
-          const response = await fetch(target, {
-            method,
-            redirect: 'manual',
-            headers: {
-              cookie: jar.header(),
-              accept: 'text/html',
-              ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-            },
-            ...(body ? { body } : {}),
-          });
-          jar.take(response.headers.getSetCookie());
-          const location = response.headers.get('location');
-          if (response.status < 300 || response.status >= 400 || !location)
-            return { status: response.status, url: target, text: squash(await response.text()) };
-          target = new URL(location, target).href;
-          method = 'GET';
-          body = undefined;
-        }
-        throw new Error('too many redirects');
-      }
-      return { jar, request };
-    }
-
-    function formAction(page: string, label: string): string {
-      const forms = [...page.matchAll(/<form method="post" action="([^"]+)"[\s\S]*?<\/form>/g)];
-      const form = forms.find((match) => match[0].includes(`>${label}</button>`));
-      assert.ok(form?.[1], `a form with a "${label}" button`);
-      return form[1];
-    }
+    const browser = () => redirectingBrowser(base);
 
     async function signIn(email: string, options: { expectConsent: boolean }) {
       const b = browser();

@@ -39,6 +39,8 @@ export async function startDashboardApp(
     /** Upstreams answered by this simulator (chat calls that cost money). */
     simulator?: Simulator;
     redis?: Redis;
+    /** GATEWAY_PUBLIC_URL. */
+    publicUrl?: string;
   } = {},
 ): Promise<DashboardTestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-dashboard-'));
@@ -49,6 +51,7 @@ export async function startDashboardApp(
       overrides: {
         dataDir,
         logLevel: 'silent',
+        ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
         access: { demoSeed: false, ...options.access },
         dashboard: { devIdp: 'on', ...options.dashboard },
       },
@@ -160,6 +163,92 @@ export class CookieJar {
   object(): Record<string, string> {
     return Object.fromEntries(this.#cookies);
   }
+}
+
+/** One exchange of a browser that follows redirects itself (the response, not followed). */
+export type Transport = (
+  url: URL,
+  init: { method: string; cookie: string; form: string | undefined },
+) => Promise<{ status: number; location: string | null; setCookie: string[]; text: string }>;
+
+/** The real network: a listening gateway. */
+export const fetchTransport: Transport = async (url, init) => {
+  const response = await fetch(url, {
+    method: init.method,
+    redirect: 'manual',
+    headers: {
+      cookie: init.cookie,
+      accept: 'text/html',
+      ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    },
+    ...(init.form ? { body: init.form } : {}),
+  });
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    setCookie: response.headers.getSetCookie(),
+    text: await response.text(),
+  };
+};
+
+/**
+ * app.inject as a TLS-terminating proxy in front of the gateway would forward a browser's
+ * request to a public URL: its path, its Host and `X-Forwarded-Proto`.
+ */
+export function proxyTransport(app: App): Transport {
+  return async (url, init) => {
+    const response = await app.inject({
+      method: init.method as 'GET' | 'POST',
+      url: `${url.pathname}${url.search}`,
+      headers: {
+        host: url.host,
+        'x-forwarded-proto': url.protocol.slice(0, -1),
+        cookie: init.cookie,
+        accept: 'text/html',
+        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(init.form ? { payload: init.form } : {}),
+    });
+    const location = response.headers.location;
+    return {
+      status: response.statusCode,
+      location: typeof location === 'string' ? location : null,
+      setCookie: [response.headers['set-cookie'] ?? []].flat(),
+      text: response.body,
+    };
+  };
+}
+
+/** A browser at `base`: follows redirects by hand, keeping cookies, until a page answers. */
+export function redirectingBrowser(base: string, transport: Transport = fetchTransport) {
+  const jar = new CookieJar();
+  /** Every URL requested, redirects included. */
+  const visited: string[] = [];
+  async function request(url: string, init: { method?: string; form?: Record<string, string> } = {}) {
+    let target = new URL(url, base);
+    let method = init.method ?? 'GET';
+    let form = init.form ? new URLSearchParams(init.form).toString() : undefined;
+    for (let hop = 0; hop < 15; hop++) {
+      visited.push(target.href);
+      const response = await transport(target, { method, cookie: jar.header(), form });
+      jar.take(response.setCookie);
+      if (response.status < 300 || response.status >= 400 || !response.location)
+        return { status: response.status, url: target.href, text: squash(response.text) };
+      target = new URL(response.location, target);
+      method = 'GET';
+      form = undefined;
+    }
+    throw new Error('too many redirects');
+  }
+  return { jar, request, visited };
+}
+
+/** The action of the form on `page` whose button reads `label`. */
+export function formAction(page: string, label: string): string {
+  const forms = [...page.matchAll(/<form method="post" action="([^"]+)"[\s\S]*?<\/form>/g)];
+  const form = forms.find((match) => match[0].includes(`>${label}</button>`));
+  if (!form?.[1]) throw new Error(`no form with a "${label}" button`);
+  return form[1];
 }
 
 /** A signed-in browser against app.inject: cookies kept, the page's anti-forgery token read. */

@@ -4,19 +4,39 @@
  * every /dev-idp path except the interaction pages (sign-in form, consent), served here.
  */
 import formbody from '@fastify/formbody';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { createDevProvider, DEV_IDP_PATH, type DevClient } from './provider.ts';
+import { createDevProvider, DEV_IDP_PATH, type DevClient, devIdpUrls } from './provider.ts';
 import { checkPassword, type DevUser } from './users.ts';
 import { consentPage, errorPage, loginPage } from './views.ts';
 
-export { DEV_IDP_PATH, type DevClient } from './provider.ts';
+export { inProcessFetch } from './back-channel.ts';
+export { DEV_IDP_PATH, type DevClient, devIdpUrls } from './provider.ts';
 export { type DevUser, loadDevUsers } from './users.ts';
 
 export interface DevIdpDeps {
-  /** Resolved on the first request: the issuer URL may depend on the port the gateway got. */
-  readonly settings: () => { readonly issuer: string; readonly client: DevClient };
+  /**
+   * The gateway's public base URL (GATEWAY_PUBLIC_URL, else where it listens) and the dashboard
+   * as client. Resolved per request: the port may be known only once the gateway listens.
+   */
+  readonly settings: () => { readonly publicBase: string; readonly client: DevClient };
   readonly users: readonly DevUser[];
+}
+
+type ProxiedRequest = IncomingMessage & { baseUrl?: string };
+
+/**
+ * The request as oidc-provider must see it to publish public URLs: behind a TLS-terminating
+ * proxy it arrives as plain HTTP, maybe under another host, without the proxy's path prefix.
+ * The provider trusts X-Forwarded-Proto and -Host (`proxy`), set here from the configured public
+ * URL, never from what the client or the proxy sent; `baseUrl` is where it is mounted publicly.
+ */
+function asPublic(raw: ProxiedRequest, publicBase: string): void {
+  const url = new URL(publicBase);
+  raw.headers['x-forwarded-proto'] = url.protocol.slice(0, -1);
+  raw.headers['x-forwarded-host'] = url.host;
+  raw.baseUrl = `${url.pathname.replace(/\/+$/, '')}${DEV_IDP_PATH}`;
 }
 
 const CLIENT_NAME = 'the model gateway dashboard';
@@ -30,17 +50,21 @@ const HTML_HEADERS = {
 export function devIdpRoutes(deps: DevIdpDeps): FastifyPluginAsync {
   let provider: Promise<Provider> | undefined;
   const providerOf = () => {
-    const { issuer, client } = deps.settings();
-    provider ??= createDevProvider(issuer, client, deps.users);
+    const { publicBase, client } = deps.settings();
+    provider ??= createDevProvider(publicBase, client, deps.users);
     return provider;
   };
   return async (app) => {
+    app.addHook('onRequest', async (request) => asPublic(request.raw, deps.settings().publicBase));
     await app.register(async (scope) => mountProvider(scope, providerOf));
-    await app.register(async (scope) => interactionRoutes(scope, providerOf, deps.users));
+    await app.register(async (scope) => interactionRoutes(scope, providerOf, deps));
   };
 }
 
-/** Hands the raw request to oidc-provider, with the mount path stripped as it expects. */
+/**
+ * Hands the raw request to oidc-provider, with the mount path stripped as it expects (it learns
+ * the public mount path from `baseUrl`, set by asPublic).
+ */
 async function mountProvider(scope: FastifyInstance, providerOf: () => Promise<Provider>): Promise<void> {
   // oidc-provider reads and limits request bodies itself: leave the stream unread.
   scope.removeAllContentTypeParsers();
@@ -52,8 +76,7 @@ async function mountProvider(scope: FastifyInstance, providerOf: () => Promise<P
     handler: async (request, reply) => {
       const callback = (await providerOf()).callback();
       reply.hijack();
-      const raw = request.raw as typeof request.raw & { originalUrl?: string };
-      raw.originalUrl = raw.url;
+      const raw: ProxiedRequest = request.raw;
       raw.url = (raw.url ?? '/').slice(DEV_IDP_PATH.length) || '/';
       callback(raw, reply.raw);
     },
@@ -68,15 +91,20 @@ async function mountProvider(scope: FastifyInstance, providerOf: () => Promise<P
 async function interactionRoutes(
   scope: FastifyInstance,
   providerOf: () => Promise<Provider>,
-  users: readonly DevUser[],
+  deps: DevIdpDeps,
 ): Promise<void> {
+  const { users } = deps;
+  // Form actions and links as the browser must reach them: under the public URL.
+  const urls = () => devIdpUrls(deps.settings().publicBase);
   await scope.register(formbody);
   scope.setErrorHandler(async (error, request, reply) => {
     request.log.info({ err: error }, 'dev identity provider interaction refused');
     return reply
       .code(400)
       .headers(HTML_HEADERS)
-      .send(errorPage('invalid_request', 'This sign-in has expired; start again from the dashboard.'));
+      .send(
+        errorPage(urls(), 'invalid_request', 'This sign-in has expired; start again from the dashboard.'),
+      );
   });
   const base = `${DEV_IDP_PATH}/interaction/:uid`;
   const show = (reply: FastifyReply, status: number, body: string) =>
@@ -87,13 +115,19 @@ async function interactionRoutes(
   scope.get(base, { schema: { hide: true } }, async (request, reply) => {
     const interaction = await details(request, reply);
     if (interaction.prompt.name === 'login')
-      return show(reply, 200, loginPage({ uid: interaction.uid, clientName: CLIENT_NAME }));
+      return show(reply, 200, loginPage({ uid: interaction.uid, clientName: CLIENT_NAME, urls: urls() }));
     const user = users.find((candidate) => candidate.subject === interaction.session?.accountId);
     const scopes = String(interaction.params.scope ?? 'openid').split(' ');
     return show(
       reply,
       200,
-      consentPage({ uid: interaction.uid, clientName: CLIENT_NAME, email: user?.email ?? '', scopes }),
+      consentPage({
+        uid: interaction.uid,
+        clientName: CLIENT_NAME,
+        email: user?.email ?? '',
+        scopes,
+        urls: urls(),
+      }),
     );
   });
 
@@ -111,6 +145,7 @@ async function interactionRoutes(
           clientName: CLIENT_NAME,
           email,
           error: 'Wrong email or password.',
+          urls: urls(),
         }),
       );
     const provider = await providerOf();

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import type { Configuration, default as Provider, KoaContextWithOIDC } from 'oidc-provider';
-import { errorPage, logoutPage, signedOutPage } from './views.ts';
+import { errorPage, logoutPage, type PageUrls, signedOutPage } from './views.ts';
 import type { DevUser } from './users.ts';
 
 export interface DevClient {
@@ -18,6 +18,11 @@ export interface DevClient {
 
 export const DEV_IDP_PATH = '/dev-idp';
 
+/** The provider's URLs under the gateway's public base URL: every URL it publishes starts with `issuer`. */
+export function devIdpUrls(publicBase: string): PageUrls {
+  return { publicBase, issuer: `${publicBase}${DEV_IDP_PATH}` };
+}
+
 function send(ctx: KoaContextWithOIDC, body: string): void {
   ctx.type = 'html';
   ctx.set(
@@ -27,11 +32,18 @@ function send(ctx: KoaContextWithOIDC, body: string): void {
   ctx.body = body;
 }
 
+/**
+ * `publicBase` is GATEWAY_PUBLIC_URL (or where the gateway listens). The provider publishes
+ * URLs from the request it serves; index.ts presents every request as addressed to publicBase
+ * (forwarding headers from the configuration, trusted through `proxy`), so discovery, redirects
+ * and forms are public URLs also behind a TLS-terminating proxy.
+ */
 export async function createDevProvider(
-  issuer: string,
+  publicBase: string,
   client: DevClient,
   users: readonly DevUser[],
 ): Promise<Provider> {
+  const urls = devIdpUrls(publicBase);
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = {
     ...(await exportJWK(privateKey)),
@@ -63,11 +75,11 @@ export async function createDevProvider(
       devInteractions: { enabled: false },
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: (ctx, form) => send(ctx, logoutPage(form)),
-        postLogoutSuccessSource: (ctx) => send(ctx, signedOutPage()),
+        logoutSource: (ctx, form) => send(ctx, logoutPage(urls, form)),
+        postLogoutSuccessSource: (ctx) => send(ctx, signedOutPage(urls)),
       },
     },
-    interactions: { url: (_ctx, interaction) => `${DEV_IDP_PATH}/interaction/${interaction.uid}` },
+    interactions: { url: (_ctx, interaction) => `${urls.issuer}/interaction/${interaction.uid}` },
     findAccount: (_ctx, sub) => {
       const user = users.find((candidate) => candidate.subject === sub);
       if (!user) return undefined;
@@ -76,10 +88,13 @@ export async function createDevProvider(
         claims: () => ({ sub: user.subject, email: user.email, email_verified: true, name: user.name }),
       };
     },
-    renderError: (ctx, out) => send(ctx, errorPage(String(out.error), String(out.error_description ?? ''))),
+    renderError: (ctx, out) =>
+      send(ctx, errorPage(urls, String(out.error), String(out.error_description ?? ''))),
   };
   // Loaded with the first /dev-idp request: a gateway that never signs anyone in through the
   // development provider does not carry oidc-provider and Koa (~13 MiB resident).
   const { default: OidcProvider } = await import('oidc-provider');
-  return new OidcProvider(issuer, configuration);
+  const provider = new OidcProvider(urls.issuer, configuration);
+  provider.proxy = true;
+  return provider;
 }

@@ -1,16 +1,28 @@
-/** Pages of the development identity provider: sign-in, consent, sign-out, errors. */
+/**
+ * Pages of the development identity provider: sign-in, consent, sign-out, errors. Their links
+ * and form actions are absolute URLs under the gateway's public URL (behind a proxy, the path
+ * the gateway sees is not the one the browser uses).
+ */
 import { type Html, html, trustedMarkup } from '../dashboard/html.ts';
 
-export const STYLESHEET = '/dashboard/assets/dashboard.css';
+/** Where the pages point: the gateway's public base URL and the provider's issuer under it. */
+export interface PageUrls {
+  readonly publicBase: string;
+  readonly issuer: string;
+}
 
-function page(title: string, body: Html): string {
+function interaction(urls: PageUrls, uid: string, action: string): string {
+  return `${urls.issuer}/interaction/${uid}/${action}`;
+}
+
+function page(urls: PageUrls, title: string, body: Html): string {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} - development identity provider</title>
-        <link rel="stylesheet" href="${STYLESHEET}" />
+        <link rel="stylesheet" href="${urls.publicBase}/dashboard/assets/dashboard.css" />
       </head>
       <body>
         <header class="banner dev">
@@ -25,16 +37,18 @@ function page(title: string, body: Html): string {
 }
 
 export function loginPage(input: {
+  urls: PageUrls;
   uid: string;
   clientName: string;
   email?: string;
   error?: string;
 }): string {
   return page(
+    input.urls,
     'Sign in',
     html`<p>Sign in to continue to ${input.clientName}.</p>
       ${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ''}
-      <form method="post" action="/dev-idp/interaction/${input.uid}/login">
+      <form method="post" action="${interaction(input.urls, input.uid, 'login')}">
         <p>
           <label for="email">Email</label><br /><input
             id="email"
@@ -61,12 +75,14 @@ export function loginPage(input: {
 }
 
 export function consentPage(input: {
+  urls: PageUrls;
   uid: string;
   clientName: string;
   email: string;
   scopes: readonly string[];
 }): string {
   return page(
+    input.urls,
     'Authorize access to your profile',
     html`<p>You are signed in as <strong>${input.email}</strong>.</p>
       <p>
@@ -76,25 +92,27 @@ export function consentPage(input: {
       <ul aria-label="Requested access">
         ${input.scopes.map((scope) => html`<li>${scope}</li>`)}
       </ul>
-      <form method="post" action="/dev-idp/interaction/${input.uid}/confirm">
+      <form method="post" action="${interaction(input.urls, input.uid, 'confirm')}">
         <button type="submit">Authorize</button>
       </form>
-      <form method="post" action="/dev-idp/interaction/${input.uid}/abort">
+      <form method="post" action="${interaction(input.urls, input.uid, 'abort')}">
         <button type="submit" class="secondary">Cancel</button>
       </form>`,
   );
 }
 
-export function errorPage(error: string, description: string): string {
+export function errorPage(urls: PageUrls, error: string, description: string): string {
   return page(
+    urls,
     'Sign-in problem',
     html`<p role="alert">${error}${description ? html`: ${description}` : ''}</p>`,
   );
 }
 
 /** `form` is oidc-provider's own logout form (with its anti-forgery field), markup it built. */
-export function logoutPage(form: string): string {
+export function logoutPage(urls: PageUrls, form: string): string {
   return page(
+    urls,
     'Sign out',
     html`${trustedMarkup(form)}
       <p>Sign out of the development identity provider too?</p>
@@ -105,6 +123,10 @@ export function logoutPage(form: string): string {
   );
 }
 
-export function signedOutPage(): string {
-  return page('Signed out', html`<p>You are signed out. <a href="/dashboard">Back to the dashboard</a></p>`);
+export function signedOutPage(urls: PageUrls): string {
+  return page(
+    urls,
+    'Signed out',
+    html`<p>You are signed out. <a href="${urls.publicBase}/dashboard">Back to the dashboard</a></p>`,
+  );
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   addProject,
   approveMembership,
-  requestMembership,
+  requestToJoin,
   revokeMembership,
   setAllocation,
   userActor,
@@ -27,7 +27,7 @@ import {
 } from '../context.ts';
 import { bucketUsage, dailySpend, tokenUsage } from '../usage-data.ts';
 import type { IpAllowState } from '../views/admin.ts';
-import { homePage, projectPage, signInPage } from '../views/pages.ts';
+import { homePage, type JoinOutcome, projectPage, signInPage } from '../views/pages.ts';
 
 /** Days of spend in the usage charts. */
 export const CHART_DAYS = 30;
@@ -78,6 +78,27 @@ export async function sendProjectPage(
   return html(reply.code(input.status ?? 200), body);
 }
 
+async function sendHomePage(
+  ctx: DashboardContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  join?: JoinOutcome,
+  status = 200,
+): Promise<FastifyReply> {
+  const viewer = requireViewer(request);
+  const [memberships, allProjects] = await Promise.all([
+    membershipsOf(ctx.db, viewer.user.id),
+    viewer.user.isAdmin ? allProjectSlugs(ctx.db) : Promise.resolve([]),
+  ]);
+  const body = homePage(chromeOf(request, reply), {
+    memberships,
+    isAdmin: viewer.user.isAdmin,
+    allProjects,
+    ...(join ? { join } : {}),
+  });
+  return html(reply.code(status), body);
+}
+
 export async function administeredProject(
   ctx: DashboardContext,
   viewer: Viewer,
@@ -96,23 +117,19 @@ const slugParams = {
 
 export function projectRoutes(app: FastifyInstance, ctx: DashboardContext): void {
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
-    const viewer = viewerOf(request);
-    if (!viewer) return html(reply, signInPage());
-    const [memberships, allProjects] = await Promise.all([
-      membershipsOf(ctx.db, viewer.user.id),
-      viewer.user.isAdmin ? allProjectSlugs(ctx.db) : Promise.resolve([]),
-    ]);
-    return html(
-      reply,
-      homePage(chromeOf(request, reply), { memberships, isAdmin: viewer.user.isAdmin, allProjects }),
-    );
+    if (!viewerOf(request)) return html(reply, signInPage());
+    return sendHomePage(ctx, request, reply);
   });
 
+  // Answered alike for a project that exists and one that does not (requestToJoin records
+  // nothing then): the home page with "request sent", not the project page the requester may
+  // not see until approved.
   app.post('/memberships', { schema: { hide: true } }, async (request, reply) => {
     const viewer = requireViewer(request);
     const slug = field(request.body, 'slug').trim();
-    await requestMembership(ctx.db, { slug, email: viewer.user.email, actor: userActor(viewer.user) });
-    return reply.redirect(`/dashboard/projects/${encodeURIComponent(slug)}`, 303);
+    if (slug === '') return sendHomePage(ctx, request, reply, { problem: "Enter the project's name." }, 400);
+    await requestToJoin(ctx.db, { slug, email: viewer.user.email, actor: userActor(viewer.user) });
+    return sendHomePage(ctx, request, reply, { sent: slug });
   });
 
   app.post('/projects', { schema: { hide: true } }, async (request, reply) => {

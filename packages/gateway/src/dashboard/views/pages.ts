@@ -1,7 +1,7 @@
 /** The dashboard's home and project pages. */
 import { PROVIDERS } from '../../contracts.ts';
 import type { MemberRow, ProjectMembership, ProjectView } from '../../access/directory.ts';
-import { html } from '../html.ts';
+import { type Html, html } from '../html.ts';
 import { type IpAllowState, ipAllowSection } from './admin.ts';
 import { type Chrome, csrfField, formatDate, page } from './layout.ts';
 import { type ProjectUsage, usageSection } from './usage.ts';
@@ -24,9 +24,28 @@ const STATUS_TEXT = {
   revoked: 'membership revoked',
 } as const;
 
+/** What became of the membership form just posted, shown above it. */
+export type JoinOutcome = { readonly sent: string } | { readonly problem: string };
+
+function joinOutcome(outcome: JoinOutcome | undefined): Html {
+  if (!outcome) return html``;
+  if ('problem' in outcome) return html`<p role="alert" class="error">${outcome.problem}</p>`;
+  // The same words whether the project exists or not: the form tells nobody which names exist.
+  return html`<p role="status" class="notice">
+    Request sent for project <strong>${outcome.sent}</strong>. A project admin will review it; the project is
+    listed above once your membership is approved. If nothing happens, check the project's name with its
+    admin: a name that no project has is not reported.
+  </p>`;
+}
+
 export function homePage(
   chrome: Chrome,
-  input: { memberships: readonly ProjectMembership[]; isAdmin: boolean; allProjects: readonly string[] },
+  input: {
+    memberships: readonly ProjectMembership[];
+    isAdmin: boolean;
+    allProjects: readonly string[];
+    join?: JoinOutcome;
+  },
 ): string {
   const mine = input.memberships.length
     ? html`<ul class="projects">
@@ -40,7 +59,7 @@ export function homePage(
       </ul>`
     : html`<p>
         You are not a member of any project yet. Ask a project admin for the project's name and request
-        membership below.
+        membership below; the project is listed here once a project admin approves.
       </p>`;
   const admin = input.isAdmin
     ? html`<section aria-labelledby="all-projects">
@@ -73,6 +92,7 @@ export function homePage(
       </section>
       <section aria-labelledby="join">
         <h2 id="join">Request membership</h2>
+        ${joinOutcome(input.join)}
         <form method="post" action="/dashboard/memberships">
           ${csrfField(chrome.csrf)}
           <p>
