@@ -1,4 +1,8 @@
-/** Why an administrative action was refused; the CLI prints `message`, a dashboard can map `code`. */
+/**
+ * Why an administrative action was refused. `message` says what is wrong in words any caller
+ * can show (the dashboard, the admin API, the CLI); `cliHint` is the whole gatewayctl command
+ * that would fix it, which only the CLI prints: end users never see operator commands.
+ */
 export type AdminErrorCode =
   | 'invalid_email'
   | 'invalid_slug'
@@ -20,9 +24,11 @@ export type AdminErrorCode =
 
 export class AccessAdminError extends Error {
   readonly code: AdminErrorCode;
-  constructor(code: AdminErrorCode, message: string) {
+  readonly cliHint: string | undefined;
+  constructor(code: AdminErrorCode, message: string, cliHint?: string) {
     super(message);
     this.name = 'AccessAdminError';
     this.code = code;
+    this.cliHint = cliHint;
   }
 }

@@ -176,7 +176,8 @@ export async function revokeToken(
   if (!row)
     throw new AccessAdminError(
       'unknown_token',
-      `No token with id '${jti}'. List tokens with: tokens list --email E`,
+      `No token with id '${jti}'.`,
+      'List token ids with: npx gatewayctl tokens list --email EMAIL (or --project SLUG)',
     );
   if (row.revoked_at) return { jti, revokedAt: row.revoked_at };
   const revokedAt = nowIso();

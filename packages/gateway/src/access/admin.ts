@@ -69,7 +69,8 @@ export async function findUser(db: Db, email: string): Promise<User> {
   if (!row)
     throw new AccessAdminError(
       'unknown_user',
-      `No user with email ${normalised}. Create it with: users add --email ${normalised}`,
+      `No user with email ${normalised}.`,
+      `Create it with: npx gatewayctl users add --email ${normalised}`,
     );
   return { id: row.id, email: row.email, isAdmin: row.is_admin === 1 };
 }
@@ -150,7 +151,8 @@ export async function findProject(db: Db, slug: string): Promise<Project> {
   if (!row)
     throw new AccessAdminError(
       'unknown_project',
-      `No project '${slug}'. Create it with: projects add ${slug}`,
+      `No project '${slug}'.`,
+      `Create it with: npx gatewayctl projects add ${slug}`,
     );
   return { id: row.id, slug: row.slug, ipAllow: JSON.parse(row.ip_allow) as string[] };
 }

@@ -119,7 +119,7 @@ describe('gatewayctl', () => {
   it('refuses bad input with a clear message and exit 1 (as a process)', async () => {
     await Promise.all([
       fails(1, /'not-an-email' is not an email address/, 'users', 'add', '--email', 'not-an-email'),
-      fails(1, /No project 'nope'. Create it with: projects add nope/, 'usage', 'nope'),
+      fails(1, /No project 'nope'. Create it with: npx gatewayctl projects add nope$/m, 'usage', 'nope'),
     ]);
   });
 

@@ -28,7 +28,9 @@ export async function runCommand(
     }
     return undefined;
   } catch (error) {
-    if (error instanceof AccessAdminError || error instanceof ConfigError) return { refused: error.message };
+    if (error instanceof AccessAdminError)
+      return { refused: error.cliHint ? `${error.message} ${error.cliHint}` : error.message };
+    if (error instanceof ConfigError) return { refused: error.message };
     throw error;
   }
 }

@@ -65,6 +65,15 @@ for (const { engine, skip } of testEngines())
           page.body,
           /<button type="submit" aria-label="Approve dev@example.com">Approve<\/button>/,
         );
+        // An unknown email gets words an end user can act on, never an operator's command.
+        const unknown = await lead.post(
+          '/dashboard/projects/team/members/approve',
+          { email: 'ghost@example.com' },
+          '/dashboard/projects/team',
+        );
+        assert.equal(unknown.statusCode, 404);
+        assert.match(unknown.body, /No user with email ghost@example\.com\./);
+        assert.doesNotMatch(unknown.body, /gatewayctl|Create it with/);
         const approved = await lead.post(
           '/dashboard/projects/team/members/approve',
           { email: 'dev@example.com' },
