@@ -76,6 +76,37 @@ export interface TokenCounter {
   parseResponse(body: string): number;
 }
 
+/** Where a resource's deployments are listed (Azure Resource Manager); nothing secret. */
+export interface DeploymentsLocation {
+  /** The management endpoint without a trailing slash, e.g. `https://management.azure.com`. */
+  readonly baseUrl: string;
+  readonly subscriptionId: string;
+  readonly resourceGroup: string;
+  readonly account: string;
+}
+
+/** One page of a deployments list. */
+export interface DeploymentsPage {
+  readonly names: readonly string[];
+  /** The next page's URL, on the same origin as the request; absent on the last page. */
+  readonly nextLink: string | undefined;
+}
+
+/**
+ * An upstream whose model ids are deployments the operator creates and names (Azure): which
+ * deployment an offer is called at, and the management API call that lists those that exist.
+ */
+export interface DeploymentLister {
+  /** The deployment an offer is sent to on this endpoint (its mapping, else the upstream model). */
+  deploymentOf(upstreamModel: string, endpoint: EndpointParams): string;
+  /** The first page's request, or the page at `nextLink`; unsigned (the signer adds a token). */
+  buildRequest(location: DeploymentsLocation, nextLink?: string): UpstreamHttpRequest;
+  /** A 2xx body; throws AdapterParseError when it is not a deployments list. */
+  parseResponse(body: string, location: DeploymentsLocation): DeploymentsPage;
+  /** The error code of a refusal (`AuthorizationFailed`), for the operator; undefined if none. */
+  errorCode(body: string): string | undefined;
+}
+
 export interface ProviderAdapter {
   readonly id: AdapterId;
   /** The API this upstream speaks when it is also a client API (same-API passthrough). */
@@ -88,6 +119,8 @@ export interface ProviderAdapter {
   mapError(response: UpstreamErrorResponse): UpstreamFailure;
   /** Present where the upstream counts tokens itself. */
   readonly countTokens?: TokenCounter;
+  /** Present where the model ids sent upstream are deployments the operator names. */
+  readonly deployments?: DeploymentLister;
 }
 
 /** The upstream answered 2xx with something that is not a response of its API. */

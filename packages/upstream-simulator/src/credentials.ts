@@ -18,6 +18,8 @@ export interface GoogleServiceAccount {
 export interface SimCredentials {
   readonly openaiKey: string;
   readonly azureKey: string;
+  /** App Service's `IDENTITY_HEADER`: the secret its managed identity endpoint requires. */
+  readonly azureIdentityHeader: string;
   readonly anthropicKey: string;
   readonly geminiKey: string;
   readonly aws: { readonly accessKeyId: string; readonly secretAccessKey: string; readonly region: string };
@@ -36,6 +38,7 @@ export function generateCredentials(): SimCredentials {
   return {
     openaiKey: secret('sk-sim-openai-'),
     azureKey: randomBytes(16).toString('hex'),
+    azureIdentityHeader: randomBytes(16).toString('hex'),
     anthropicKey: secret('sk-ant-sim-'),
     geminiKey: secret('AIzaSim'),
     aws: {

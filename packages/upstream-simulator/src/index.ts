@@ -1,4 +1,5 @@
 export type { Behaviour } from './faults.ts';
+export { type AzureResourceOptions, DEFAULT_AZURE_RESOURCE } from './apis/azure-resource.ts';
 export { type ReceivedRequest, type Simulator, type SimulatorOptions, startSimulator } from './server.ts';
 export {
   credentialEnv,

@@ -13,6 +13,7 @@ import type { Behaviour } from './faults.ts';
 import type { Reply } from './reply.ts';
 import { parseJsonBody, readBody, record, type SimState, sendJson } from './respond.ts';
 import { GOOGLE_TOKEN_PATH } from './apis/google-token.ts';
+import { AZURE_IDENTITY_PATH, type AzureResourceOptions, azureResource } from './apis/azure-resource.ts';
 
 export interface SimulatorOptions {
   readonly host?: string;
@@ -26,6 +27,8 @@ export interface SimulatorOptions {
   readonly keepRequests?: number;
   /** Credentials to issue and check (default: fresh ones). */
   readonly credentials?: SimCredentials;
+  /** The Azure OpenAI resource: where Resource Manager finds it, and its deployments. */
+  readonly azure?: AzureResourceOptions;
 }
 
 export interface ReceivedRequest {
@@ -55,6 +58,11 @@ export interface Simulator {
   readonly credentials: SimCredentials;
   /** Environment variables holding the credentials, as `upstreams.simulated.json` names them. */
   readonly credentialEnv: Readonly<Record<string, string>>;
+  /**
+   * App Service's managed identity variables (`IDENTITY_ENDPOINT`, `IDENTITY_HEADER`), pointing
+   * at this simulator: @azure/identity reads them from the process environment.
+   */
+  readonly azureIdentityEnv: Readonly<Record<string, string>>;
   close(): Promise<void>;
 }
 
@@ -76,6 +84,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     credentials,
     googleTokens: new Map(),
     origin: '',
+    azure: azureResource(options.azure),
   };
   const server = createServer((req, res) => {
     const [path = '/', query = ''] = (req.url ?? '/').split('?', 2);
@@ -106,7 +115,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
             if (entry) entry.usage = usage;
           },
         };
-        if (api.name !== 'google-oauth') entry = record(state, exchange);
+        // Token issuers are not upstream calls: tests count the calls without them.
+        if (api.name !== 'google-oauth' && exchange.path !== AZURE_IDENTITY_PATH)
+          entry = record(state, exchange);
         return api.handle(context, exchange);
       })
       .catch(() => res.destroy());
@@ -134,6 +145,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     credentials,
     credentialEnv: credentialEnv(credentials, `${url}${GOOGLE_TOKEN_PATH}`),
+    azureIdentityEnv: {
+      IDENTITY_ENDPOINT: `${url}${AZURE_IDENTITY_PATH}`,
+      IDENTITY_HEADER: credentials.azureIdentityHeader,
+    },
     close: async () => {
       closing.abort();
       server.closeAllConnections();

@@ -11,7 +11,7 @@ import { taggedProblems } from './schema-errors.ts';
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Metadata endpoints retry for a while before they give up (Azure IMDS: about 20 s). */
-const PROBE_TIMEOUT_MS = 30_000;
+export const PROBE_TIMEOUT_MS = 30_000;
 /** Signed, never sent. */
 const PROBE_REQUEST = {
   method: 'POST',

@@ -10,11 +10,14 @@
  * `SIM_*` credentials are supplied, as main.ts does), and each missing one is a problem naming
  * its location, never a value. Ambient credentials (aws-default-chain, google-adc, azure-*)
  * have no location: with the flag, each is obtained once from its vendor's library, which
- * reads this process's environment, and a failure names the endpoint.
+ * reads this process's environment, and a failure names the endpoint. Endpoints that say where
+ * their deployments are listed (`management`) have them listed with the flag, and every
+ * deployment the endpoint would call that does not exist is named with its model.
  */
 import { credentialEnv, generateCredentials } from '@app/upstream-simulator';
 import { buildCatalog, CatalogError } from './catalog.ts';
-import { ambientProblems, declaredAuths } from './catalog-check-ambient.ts';
+import { ambientProblems } from './catalog-check-ambient.ts';
+import { deploymentProblems } from './catalog-check-deployments.ts';
 import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
 import { buildUpstreams } from './upstreams.ts';
 
@@ -28,20 +31,13 @@ export interface CheckOptions {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/**
- * A copy of the upstreams file whose valid `auth` entries are `none`: every other check runs,
- * no secret is read. Invalid entries stay, so their problems are reported as usual.
- */
-function withoutSecrets(file: unknown): unknown {
-  const copy = structuredClone(file);
-  for (const declared of declaredAuths(copy)) if (declared.valid) declared.endpoint.auth = { type: 'none' };
-  return copy;
-}
-
 /** The bundled simulator's credentials, as main.ts passes them (a real variable wins). */
 function simulatorCredentials(): Env {
   return credentialEnv(generateCredentials(), `${SIMULATOR_URL}/google/token`);
 }
+
+const heading = (title: string, problems: readonly string[]): string[] =>
+  problems.length === 0 ? [] : [title, ...problems.map((problem) => `  - ${problem}`)];
 
 export async function checkFiles(
   paths: { catalog?: string; upstreams?: string },
@@ -53,26 +49,31 @@ export async function checkFiles(
   try {
     const catalog = buildCatalog(readJsonFile(catalogPath), catalogPath);
     const file = readJsonFile(upstreamsPath);
-    const { upstreams } = buildUpstreams(options.credentials ? file : withoutSecrets(file), {
+    const secretsEnv = { ...simulatorCredentials(), ...env };
+    const { upstreams } = buildUpstreams(file, {
       catalog,
       simulatorUrl: SIMULATOR_URL,
-      env: options.credentials ? { ...simulatorCredentials(), ...env } : {},
+      env: options.credentials ? secretsEnv : {},
       source: upstreamsPath,
+      readSecrets: options.credentials === true,
     });
+    const none = { checked: 0, problems: [] };
+    const [ambient, deployments] = options.credentials
+      ? await Promise.all([ambientProblems(file, env), deploymentProblems(upstreams, catalog, secretsEnv)])
+      : [none, none];
     await upstreams.close();
-    const ambient = options.credentials ? await ambientProblems(file, env) : { checked: 0, problems: [] };
-    if (ambient.problems.length > 0)
-      return {
-        ok: false,
-        lines: [
-          `${upstreamsPath}: ambient credentials not obtained`,
-          ...ambient.problems.map((p) => `  - ${p}`),
-        ],
-      };
+    const failed = [
+      ...heading(`${upstreamsPath}: ambient credentials not obtained`, ambient.problems),
+      ...heading(`${upstreamsPath}: deployments missing or not listed`, deployments.problems),
+    ];
+    if (failed.length > 0) return { ok: false, lines: failed };
     const aliases = catalog.models.reduce((sum, model) => sum + model.aliases.length, 0);
-    const obtained = ambient.checked === 0 ? '' : ` (${ambient.checked} ambient obtained)`;
+    const checked = [
+      ...(ambient.checked === 0 ? [] : [`${ambient.checked} ambient obtained`]),
+      ...(deployments.checked === 0 ? [] : [`deployments of ${deployments.checked} listed`]),
+    ];
     const credentials = options.credentials
-      ? `credentials present${obtained}`
+      ? `credentials present${checked.length === 0 ? '' : ` (${checked.join(', ')})`}`
       : 'credentials not read (--credentials reads them from this environment)';
     return {
       ok: true,

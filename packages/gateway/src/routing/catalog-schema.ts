@@ -6,6 +6,7 @@
 import type { AdapterId } from '@app/provider-adapters';
 import { type Static, type TProperties, type TSchema, Type } from 'typebox';
 import { COMPRESSIONS, type Compression, EFFORTS, type Effort, PROVIDERS } from '../contracts.ts';
+import { DeploymentsSchema, ManagementSchema } from './deployments.ts';
 
 const strict = { additionalProperties: false } as const;
 
@@ -184,6 +185,9 @@ export const ENDPOINT_SCHEMAS = {
     baseUrl: BaseUrl,
     /** Classic deployments with this `api-version`; absent: the v1 API. */
     apiVersion: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}(-preview)?$' })),
+    /** Catalog model -> deployment name (deployments.ts); absent: named like the catalog's ids. */
+    deployments: Type.Optional(DeploymentsSchema),
+    management: Type.Optional(ManagementSchema),
   }),
   anthropic: endpoint('anthropic', { baseUrl: Type.Optional(BaseUrl) }),
   'bedrock-converse': endpoint('bedrock-converse', { region: Region, baseUrl: Type.Optional(BaseUrl) }),

@@ -3,19 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import pino from 'pino';
 import { loadGatewayConfig } from '../config.ts';
-import type { AccessControl } from '../contracts.ts';
 import { CatalogError } from './catalog.ts';
-import { createRouting } from './index.ts';
-import { bundledCatalogFile, fakeLedger, SIMULATOR_URL } from './testing.ts';
-
-const access: AccessControl = {
-  authenticate: async () => {
-    throw new Error('not used');
-  },
-};
-const log = pino({ level: 'silent' });
+import { bundledCatalogFile, startRouting } from './testing.ts';
 
 test('routing settings come from their environment variables', () => {
   const config = loadGatewayConfig({
@@ -46,16 +36,7 @@ test('start-up fails with every catalog problem named, before serving anything',
     delete (broken.models[0] as Record<string, unknown>).contextWindow;
     writeFileSync(join(dir, 'models.json'), JSON.stringify(broken));
     writeFileSync(join(dir, 'bad.json'), '{ "families": [');
-    const start = (catalogPath: string) =>
-      createRouting({
-        config: loadGatewayConfig({}, { overrides: { routing: { catalogPath } } }).routing,
-        redis: undefined,
-        ledger: fakeLedger().ledger,
-        access,
-        simulatorUrl: SIMULATOR_URL,
-        log,
-        env: {},
-      });
+    const start = (catalogPath: string) => startRouting({ GATEWAY_CATALOG_PATH: catalogPath });
     await assert.rejects(start(join(dir, 'models.json')), (error: unknown) => {
       assert.ok(error instanceof CatalogError);
       assert.deepEqual(error.problems, ['models[0].contextWindow: required']);

@@ -15,6 +15,7 @@ import {
   effortCell,
   endpointOf,
   example,
+  problemsOf,
   flexCell,
   relocated,
   send,
@@ -40,6 +41,66 @@ describe('docs/gateway/providers.md', () => {
     const offer = model.offers.get('cloud_c');
     assert.ok(endpoint && offer);
     assert.ok(doc.includes(send(endpoint, offer).url), 'the classic URL is shown');
+  });
+
+  test('the deployments variant of cloud_c maps models to deployments and says where they are listed', () => {
+    const { file } = relocated(withSnippet(docExample('cloud_c-deployments')));
+    const variant = build(file);
+    const mini = catalog.lookup('gpt-5.4-mini');
+    const offer = mini?.offers.get('cloud_c');
+    assert.ok(mini && offer);
+    const endpoint = variant.endpoint('cloud_c', mini.family, mini.vendor);
+    assert.ok(endpoint);
+    assert.deepEqual(endpoint.params.deployments, {
+      'gpt-5.4-mini-2026-03-17': 'gpt54-mini-prod',
+      'gpt-5.6-sol': 'sol-prod',
+    });
+    assert.ok(doc.includes(send(endpoint, offer).url), 'the mapped deployment URL is shown');
+    assert.equal(endpoint.management?.auth.type, 'azure-managed-identity');
+    assert.ok(endpoint.management && doc.includes(`/accounts/{account}/deployments?api-version=2024-10-01`));
+  });
+
+  test('the start-up problems the page quotes are the ones start-up reports', () => {
+    const cases: [string, unknown][] = [
+      ['developer', { vendors: { openai: { adapter: 'openai', baseUrl: 'https://api.openai.com' } } }],
+      [
+        'cloud_a',
+        {
+          vendors: {
+            anthropic: {
+              adapter: 'bedrock-converse',
+              region: 'eu-central-1',
+              auth: {
+                type: 'aws-sigv4',
+                region: 'us-east-1',
+                accessKeyId: 'env:AWS_ACCESS_KEY_ID',
+                secretAccessKey: 'env:AWS_SECRET_ACCESS_KEY',
+              },
+            },
+          },
+        },
+      ],
+      [
+        'cloud_c',
+        {
+          vendors: {
+            openai: {
+              adapter: 'azure-openai',
+              baseUrl: 'https://contoso-gw.openai.azure.com/openai',
+              deployments: { 'claude-opus-4-8': 'opus' },
+            },
+          },
+        },
+      ],
+    ];
+    for (const [provider, section] of cases) {
+      const { problems } = problemsOf(
+        relocated(withSnippet({ providers: { [provider]: section } })).file,
+        ENV,
+      );
+      assert.equal(problems.length, 1, problems.join('\n'));
+      assert.ok(doc.includes(`\`${problems[0] ?? ''}\``), `providers.md quotes: ${problems[0]}`);
+    }
   });
 
   test('the local vLLM variant of developer validates and serves its family', () => {

@@ -1,9 +1,13 @@
 /** Test helpers of the routing area: the bundled catalog, a fake ledger and principals. */
+import assert from 'node:assert/strict';
 import { credentialEnv, generateCredentials } from '@app/upstream-simulator';
 import type { BucketBalance, Ledger, Principal, ProviderId } from '../contracts.ts';
-import { buildCatalog, type Catalog } from './catalog.ts';
-import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
-import { buildUpstreams, type Upstreams } from './upstreams.ts';
+import { buildCatalog, type Catalog, CatalogError } from './catalog.ts';
+import pino from 'pino';
+import { loadGatewayConfig } from '../config.ts';
+import type { AccessControl } from '../contracts.ts';
+import { createRouting, DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
+import { buildUpstreams, type Upstreams, type UpstreamsOptions } from './upstreams.ts';
 
 export const SIMULATOR_URL = 'http://127.0.0.1:9';
 
@@ -24,6 +28,78 @@ export function bundledUpstreams(catalog: Catalog, simulatorUrl: string | null =
     simulatorUrl: simulatorUrl ?? undefined,
     env: SIMULATED_ENV,
   }).upstreams;
+}
+
+/** Endpoint entries on local addresses, one per adapter the catalog's vendors need. */
+export const TEST_ENDPOINTS = {
+  openai: { adapter: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' },
+  anthropic: { adapter: 'anthropic', baseUrl: 'http://127.0.0.1:11435' },
+  gemini: { adapter: 'gemini', baseUrl: 'http://127.0.0.1:11436/v1beta' },
+  vertex: { project: 'acme-ai', location: 'global' },
+} as const;
+
+/** Every (model, provider) of the catalog on a fitting adapter, with `patch` over the providers. */
+export function upstreamsFile(patch: Record<string, unknown> = {}) {
+  const { openai, anthropic, gemini, vertex } = TEST_ENDPOINTS;
+  return {
+    providers: {
+      developer: { vendors: { openai, anthropic, google: gemini } },
+      cloud_a: { default: { adapter: 'bedrock-converse', region: 'eu-central-1' } },
+      cloud_b: {
+        vendors: {
+          anthropic: { adapter: 'vertex-claude', ...vertex },
+          google: { adapter: 'vertex-gemini', ...vertex, location: 'europe-west4' },
+        },
+      },
+      cloud_c: { default: { adapter: 'azure-openai', baseUrl: 'https://acme.openai.azure.com/openai' } },
+      ...patch,
+    },
+  };
+}
+
+/** An upstreams file built against the bundled catalog, on the stand-in simulator URL. */
+export function buildTestUpstreams(input: unknown, options: Partial<UpstreamsOptions> = {}) {
+  return buildUpstreams(input, {
+    catalog: bundledCatalog(),
+    simulatorUrl: SIMULATOR_URL,
+    env: {},
+    ...options,
+  });
+}
+
+/** The problems start-up reports for an upstreams file it refuses (fails if it is accepted). */
+export function upstreamsProblems(
+  input: unknown,
+  options: Partial<UpstreamsOptions> = {},
+): readonly string[] {
+  try {
+    buildTestUpstreams(input, options);
+  } catch (error) {
+    assert.ok(error instanceof CatalogError);
+    return error.problems;
+  }
+  assert.fail('the upstreams file was accepted');
+}
+
+/**
+ * Routing as the gateway starts it, from its environment variables (`GATEWAY_UPSTREAMS_PATH`,
+ * ...): rejects with the CatalogError start-up would stop on.
+ */
+export function startRouting(variables: Record<string, string>, env: Record<string, string> = {}) {
+  const access: AccessControl = {
+    authenticate: async () => {
+      throw new Error('not used');
+    },
+  };
+  return createRouting({
+    config: loadGatewayConfig(variables).routing,
+    redis: undefined,
+    ledger: fakeLedger().ledger,
+    access,
+    simulatorUrl: SIMULATOR_URL,
+    log: pino({ level: 'silent' }),
+    env,
+  });
 }
 
 export interface CatalogFileCopy {

@@ -5,48 +5,21 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CatalogError } from './catalog.ts';
 import { DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
-import { bundledCatalog, SIMULATED_ENV, SIMULATOR_URL } from './testing.ts';
-import { buildUpstreams, type Endpoint, type UpstreamsOptions } from './upstreams.ts';
+import {
+  buildTestUpstreams,
+  SIMULATED_ENV,
+  SIMULATOR_URL,
+  TEST_ENDPOINTS,
+  upstreamsFile,
+  upstreamsProblems,
+} from './testing.ts';
+import type { Endpoint } from './upstreams.ts';
 
-const catalog = bundledCatalog();
-const openai = { adapter: 'openai', baseUrl: 'http://127.0.0.1:11434/v1' };
-const anthropic = { adapter: 'anthropic', baseUrl: 'http://127.0.0.1:11435' };
-const gemini = { adapter: 'gemini', baseUrl: 'http://127.0.0.1:11436/v1beta' };
-const vertex = { project: 'acme-ai', location: 'global' };
-
-/** Every (model, provider) of the catalog on a fitting adapter, with `patch` over the providers. */
-function file(patch: Record<string, unknown> = {}) {
-  return {
-    providers: {
-      developer: { vendors: { openai, anthropic, google: gemini } },
-      cloud_a: { default: { adapter: 'bedrock-converse', region: 'eu-central-1' } },
-      cloud_b: {
-        vendors: {
-          anthropic: { adapter: 'vertex-claude', ...vertex },
-          google: { adapter: 'vertex-gemini', ...vertex, location: 'europe-west4' },
-        },
-      },
-      cloud_c: { default: { adapter: 'azure-openai', baseUrl: 'https://acme.openai.azure.com/openai' } },
-      ...patch,
-    },
-  };
-}
-
-function build(input: unknown, options: Partial<UpstreamsOptions> = {}) {
-  return buildUpstreams(input, { catalog, simulatorUrl: SIMULATOR_URL, env: {}, ...options });
-}
-
-function problemsOf(input: unknown, options: Partial<UpstreamsOptions> = {}): readonly string[] {
-  try {
-    build(input, options);
-  } catch (error) {
-    assert.ok(error instanceof CatalogError);
-    return error.problems;
-  }
-  assert.fail('the upstreams file was accepted');
-}
+const { openai, anthropic, gemini, vertex } = TEST_ENDPOINTS;
+const file = upstreamsFile;
+const build = buildTestUpstreams;
+const problemsOf = upstreamsProblems;
 
 const request = { method: 'POST', url: 'https://upstream.test/v1/x', headers: {}, body: '{}' } as const;
 
@@ -109,11 +82,14 @@ test('simulator/<path> is substituted in the base URL and in the token URL of th
       tokenUrl: 'simulator/google/token',
     };
     const claude = { adapter: 'vertex-claude', ...vertex, baseUrl: 'simulator/vertex/v1', auth };
+    // A key as Google issues it (Google's token_uri), so that only tokenUrl says where to go.
+    const key = JSON.parse(SIMULATED_ENV.SIM_GOOGLE_SERVICE_ACCOUNT ?? '{}') as Record<string, unknown>;
+    const googleKey = JSON.stringify({ ...key, token_uri: 'https://oauth2.googleapis.com/token' });
     const { upstreams } = build(
       file({ cloud_b: { default: claude, vendors: { google: { adapter: 'vertex-gemini', ...vertex } } } }),
       {
         simulatorUrl: origin,
-        env: SIMULATED_ENV,
+        env: { ...SIMULATED_ENV, SIM_GOOGLE_SERVICE_ACCOUNT: googleKey },
       },
     );
     const endpoint = upstreams.endpoint('cloud_b', 'claude-opus', 'anthropic');

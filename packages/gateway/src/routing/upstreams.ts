@@ -3,7 +3,10 @@
  * adapter, with which credentials. Validated and resolved once at start-up: endpoint
  * parameters get their defaults, credentials become signers (a missing or unreadable one is
  * named), `simulator` is substituted, and every (model, provider) pair of the catalog is
- * checked to have an endpoint whose adapter can express the offer's efforts and tools.
+ * checked to have an endpoint whose adapter can express the offer's efforts and tools. Settings
+ * that upstream would refuse only on the first request (a base URL without its API's version
+ * segment, a SigV4 region other than the endpoint's, a deployment mapped for a model the
+ * endpoint does not serve) are refused here, naming the setting.
  */
 import { type AdapterId, type EndpointParams } from '@app/provider-adapters';
 import { PROVIDERS, type ProviderId } from '../contracts.ts';
@@ -16,6 +19,8 @@ import {
   type UpstreamsFile,
   UpstreamsFileSchema,
 } from './catalog-schema.ts';
+import { type Management, managementOf, resolveDeployments } from './deployments.ts';
+import { settingProblems } from './endpoint-checks.ts';
 import { schemaProblems, taggedProblems } from './schema-errors.ts';
 import { adapterProblems, endpointParams } from './upstream-defaults.ts';
 
@@ -26,6 +31,8 @@ const DEFAULT_FLEX_TIMEOUT_MS = 900_000;
 export interface Endpoint {
   /** `cloud_b`, `cloud_b/anthropic` or `cloud_b/claude-sonnet`: the circuit breaker keeps one state per key. */
   readonly key: string;
+  /** Where it is declared: `providers.cloud_b.vendors.anthropic`. */
+  readonly path: string;
   readonly provider: ProviderId;
   readonly adapter: AdapterId;
   readonly params: EndpointParams;
@@ -34,11 +41,15 @@ export interface Endpoint {
   readonly flexTimeoutMs: number;
   /** Served by the bundled simulator: labelled so in /v1/models. */
   readonly simulated: boolean;
+  /** Where the endpoint's deployments are listed (`catalog-check --credentials` only). */
+  readonly management?: Management;
 }
 
 export interface Upstreams {
   /** The endpoint of `provider` for a model, or undefined when it cannot be used in this process. */
   endpoint(provider: ProviderId, family: string, vendor?: string): Endpoint | undefined;
+  /** Every usable endpoint. */
+  all(): readonly Endpoint[];
   /** Signers hold clients and timers: closed with the app. */
   close(): Promise<void>;
 }
@@ -50,13 +61,19 @@ export interface UpstreamsOptions {
   /** Environment for `env:` locations (passed in: only main.ts reads process.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly source?: string;
+  /**
+   * False: validate everything but read no secret (every signer is `none`), for checking a file
+   * where the production secrets are not. Default true.
+   */
+  readonly readSecrets?: boolean;
 }
 
 function endpointProblems(value: unknown, path: string): string[] {
   const problems = taggedProblems(ENDPOINT_SCHEMAS, 'adapter', value, path);
   if (problems.length > 0) return problems;
   const auth = (value as { auth?: unknown }).auth;
-  return auth === undefined ? [] : taggedProblems(AUTH_SCHEMAS, 'type', auth, `${path}.auth`);
+  const authProblems = auth === undefined ? [] : taggedProblems(AUTH_SCHEMAS, 'type', auth, `${path}.auth`);
+  return authProblems.length > 0 ? authProblems : settingProblems(value as EndpointEntry, path);
 }
 
 interface Declared {
@@ -138,17 +155,41 @@ function catalogProblems(catalog: Catalog, scan: Scan): string[] {
   return [...problems.values()];
 }
 
+/** Each endpoint's `deployments`, checked against the models it serves, keyed by upstream model. */
+function deploymentsOf(catalog: Catalog, scan: Scan) {
+  const problems: string[] = [];
+  const byKey = new Map<string, Record<string, string>>();
+  for (const [key, declared] of scan.found) {
+    const provider = key.split('/')[0] as ProviderId;
+    const served = (model: CatalogModel) => {
+      const offer = model.offers.get(provider);
+      return offer && keyFor(scan.present, provider, model) === key ? offer : undefined;
+    };
+    const resolved = resolveDeployments(declared.entry, declared.path, catalog, served);
+    problems.push(...resolved.problems);
+    if (Object.keys(resolved.byUpstreamModel).length > 0) byKey.set(key, resolved.byUpstreamModel);
+  }
+  return { problems, byKey };
+}
+
 /** `baseUrl: "simulator[/path]"`: the bundled simulator, whose origin is known only at start-up. */
 function onSimulator(entry: EndpointEntry): boolean {
   return (entry.baseUrl ?? '').startsWith('simulator');
 }
 
-function resolve(key: string, declared: Declared, options: UpstreamsOptions): Endpoint {
+function resolve(
+  key: string,
+  declared: Declared,
+  options: UpstreamsOptions,
+  deployments: Record<string, string> | undefined,
+): Endpoint {
   const { entry } = declared;
   const simulated = onSimulator(entry);
   const substitute = (url: string) =>
     url.startsWith('simulator') ? `${options.simulatorUrl ?? ''}${url.slice('simulator'.length)}` : url;
-  const auth = withSimulator((entry.auth ?? { type: 'none' }) as AuthEntry, substitute);
+  const declaredAuth = (options.readSecrets === false ? undefined : entry.auth) ?? { type: 'none' };
+  const auth = withSimulator(declaredAuth as AuthEntry, substitute);
+  const management = managementOf(entry, substitute);
   // Where the endpoint is, for signers that need it (SigV4's region, Google's project).
   const where = {
     ...('region' in entry ? { region: entry.region } : {}),
@@ -156,13 +197,17 @@ function resolve(key: string, declared: Declared, options: UpstreamsOptions): En
   };
   return {
     key,
+    path: declared.path,
     provider: key.split('/')[0] as ProviderId,
     adapter: entry.adapter,
-    params: endpointParams(entry, substitute),
+    params: { ...endpointParams(entry, substitute), ...(deployments ? { deployments } : {}) },
     signer: createSigner(auth, { env: options.env, ...where }),
     timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     flexTimeoutMs: entry.flexTimeoutMs ?? DEFAULT_FLEX_TIMEOUT_MS,
     simulated,
+    ...(management
+      ? { management: { ...management, auth: withSimulator(management.auth, substitute) } }
+      : {}),
   };
 }
 
@@ -188,7 +233,8 @@ export function buildUpstreams(
   const shape = schemaProblems(UpstreamsFileSchema, input);
   if (shape.length > 0) throw new CatalogError(source, shape);
   const scan = declaredEndpoints(input as UpstreamsFile, options.catalog);
-  const problems = [...scan.problems, ...catalogProblems(options.catalog, scan)];
+  const deployments = deploymentsOf(options.catalog, scan);
+  const problems = [...scan.problems, ...catalogProblems(options.catalog, scan), ...deployments.problems];
   if (problems.length > 0) throw new CatalogError(source, problems);
   const resolved = new Map<string, Endpoint>();
   const warnings: string[] = [];
@@ -200,7 +246,7 @@ export function buildUpstreams(
       continue;
     }
     try {
-      resolved.set(key, resolve(key, declared, options));
+      resolved.set(key, resolve(key, declared, options, deployments.byKey.get(key)));
     } catch (error) {
       problems.push(`${declared.path}.auth: ${(error as Error).message}`);
     }
@@ -217,6 +263,7 @@ export function buildUpstreams(
         const key = keyFor(keys, provider, { family, vendor: vendor ?? '' });
         return key === undefined ? undefined : resolved.get(key);
       },
+      all: () => [...resolved.values()],
       close: async () => {
         await Promise.all([...resolved.values()].map((endpoint) => endpoint.signer.close()));
       },

@@ -3,8 +3,8 @@
  * (`<resource>/openai/v1/chat/completions`, the deployment as `model`) unless the endpoint
  * names an `api-version`, which selects classic deployments
  * (`<resource>/openai/deployments/<deployment>/chat/completions?api-version=...`, where the
- * path's deployment wins over the body's model). The catalog's upstream model is the
- * deployment name. The signer adds `api-key` or an Entra token. Responses clients are forwarded
+ * path's deployment wins over the body's model). The deployment is the endpoint's mapping for
+ * the offer, else the catalog's upstream model (deployments.ts). The signer adds `api-key` or an Entra token. Responses clients are forwarded
  * as sent to `<resource>/openai/v1/responses` (classic: `<resource>/openai/responses?api-version=`),
  * the deployment as `model` in both.
  */
@@ -12,10 +12,13 @@ import type { BuildInput, ProviderAdapter, UpstreamHttpRequest } from '../adapte
 import { openAIChatAdapter } from '../openai/index.ts';
 import { isStream, openAIBody, openAIHeaders } from '../openai/request.ts';
 import { withResponses } from '../openai/responses.ts';
+import { azureDeployment, azureDeployments } from './deployments.ts';
+
+const deploymentFor = (input: BuildInput) => azureDeployment(input.offer.upstreamModel, input.endpoint);
 
 function buildAzureRequest(input: BuildInput): UpstreamHttpRequest {
   const { baseUrl, apiVersion } = input.endpoint;
-  const deployment = input.offer.upstreamModel;
+  const deployment = deploymentFor(input);
   const url =
     apiVersion === undefined
       ? `${baseUrl}/v1/chat/completions`
@@ -35,7 +38,10 @@ function responsesUrl(input: BuildInput): string {
     : `${baseUrl}/responses?api-version=${encodeURIComponent(apiVersion)}`;
 }
 
-export const azureOpenAIAdapter: ProviderAdapter = withResponses(
-  { ...openAIChatAdapter, id: 'azure-openai', buildRequest: buildAzureRequest },
-  { url: responsesUrl, model: (input) => input.offer.upstreamModel },
-);
+export const azureOpenAIAdapter: ProviderAdapter = {
+  ...withResponses(
+    { ...openAIChatAdapter, id: 'azure-openai', buildRequest: buildAzureRequest },
+    { url: responsesUrl, model: deploymentFor },
+  ),
+  deployments: azureDeployments,
+};

@@ -54,4 +54,9 @@ export interface EndpointParams {
   readonly project?: string;
   /** Azure classic deployments: the `api-version` query value (absent: the v1 API). */
   readonly apiVersion?: string;
+  /**
+   * Azure: deployment names by the offer's `upstreamModel`, for deployments not named after
+   * the catalog's ids; an upstream model without an entry is its own deployment name.
+   */
+  readonly deployments?: Readonly<Record<string, string>>;
 }

@@ -109,6 +109,30 @@ describe('azure-openai request', () => {
       'https://res.example/openai/deployments/gpt-5.4-2026-03-05/chat/completions?api-version=2024-10-21',
     );
   });
+  test('a deployment mapped for the upstream model is used in the path and as model; others keep the id', () => {
+    const deployments = { 'gpt-5.4-2026-03-05': 'gpt54-prod', 'gpt-5.5-2026-04-23': 'other' };
+    const classic = azureOpenAIAdapter.buildRequest(
+      input(clientBody, {
+        ...base,
+        endpoint: { baseUrl: 'https://res.example/openai', apiVersion: '2024-10-21', deployments },
+      }),
+    );
+    assert.equal(
+      classic.url,
+      'https://res.example/openai/deployments/gpt54-prod/chat/completions?api-version=2024-10-21',
+    );
+    const v1 = azureOpenAIAdapter.buildRequest(
+      input(clientBody, { ...base, endpoint: { baseUrl: 'https://res.example/openai', deployments } }),
+    );
+    assert.equal((JSON.parse(v1.body) as JsonObject).model, 'gpt54-prod');
+    const unmapped = azureOpenAIAdapter.buildRequest(
+      input(clientBody, {
+        ...base,
+        endpoint: { baseUrl: 'https://res.example/openai', deployments: { 'gpt-5.5-2026-04-23': 'x' } },
+      }),
+    );
+    assert.equal((JSON.parse(unmapped.body) as JsonObject).model, 'gpt-5.4-2026-03-05');
+  });
   test('a content-filter refusal keeps its code', () => {
     const body = JSON.stringify({ error: { code: 'content_filter', message: 'The response was filtered' } });
     const failure = azureOpenAIAdapter.mapError({ status: 400, headers: {}, body });

@@ -57,6 +57,12 @@ describe('Responses clients on OpenAI-API upstreams', () => {
     assert.equal((JSON.parse(classic.body) as JsonObject).model, 'gpt-5.4-2026-03-05');
   });
 
+  test('Azure: a deployment mapped for the upstream model is the model sent', () => {
+    const deployments = { 'gpt-5.4-2026-03-05': 'gpt54-prod' };
+    const v1 = azureOpenAIAdapter.buildRequest(input({ baseUrl: 'https://res.example/openai', deployments }));
+    assert.equal((JSON.parse(v1.body) as JsonObject).model, 'gpt54-prod');
+  });
+
   test('a local OpenAI-compatible server gets Chat Completions translated from the internal model', () => {
     const out = openAICompatibleAdapter.buildRequest(input({ baseUrl: 'http://127.0.0.1:8000/v1' }));
     assert.equal(out.url, 'http://127.0.0.1:8000/v1/chat/completions');

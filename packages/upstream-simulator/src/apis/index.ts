@@ -1,4 +1,5 @@
 /** Every upstream API the simulator speaks; the first whose `matches` accepts a request answers it. */
+import { azureManagementApi } from './azure-resource.ts';
 import { googleTokenApi } from './google-token.ts';
 import { azureOpenAIApi, openAIApi, openAICompatibleApi } from './openai.ts';
 import { azureResponsesApi, openAIResponsesApi } from './openai-responses.ts';
@@ -15,6 +16,7 @@ export const SIM_APIS: readonly SimApi[] = [
   openAIResponsesApi,
   azureResponsesApi,
   googleTokenApi,
+  azureManagementApi,
   anthropicApi,
   anthropicCountTokensApi,
   vertexCountTokensApi,

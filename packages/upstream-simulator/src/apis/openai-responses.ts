@@ -10,7 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errorBody } from '../chunks.ts';
 import { type Behaviour, behaviourFor } from '../faults.ts';
 import { DEFAULT_REPLY_TOKENS, sendJson } from '../respond.ts';
-import { AZURE_FLEX, bearer, invalid, OPENAI_FLEX, refusedOptions } from './openai.ts';
+import { deployedModel } from './azure-resource.ts';
+import { bearer, invalid, refusedOptions } from './openai.ts';
+import { AZURE_FLEX, OPENAI_FLEX } from './openai-models.ts';
 import { responseBody, responseEvents, responsesReply } from './responses-reply.ts';
 import { pacedEvents } from './paced.ts';
 import type { SimApi, SimContext, SimExchange } from './types.ts';
@@ -110,6 +112,8 @@ export const azureResponsesApi: SimApi = {
       return;
     }
     const body = (exchange.body ?? {}) as Body;
-    await answer(context, exchange, String(body.model), AZURE_FLEX);
+    // Without a model the body is refused as the Responses API refuses it (answer's checks).
+    const model = typeof body.model === 'string' ? deployedModel(context, exchange, body.model) : '';
+    if (model !== undefined) await answer(context, exchange, model, AZURE_FLEX);
   },
 };

@@ -6,26 +6,9 @@
  */
 import { errorBody } from '../chunks.ts';
 import { chat, sendJson } from '../respond.ts';
+import { deployedModel } from './azure-resource.ts';
+import { AZURE_FLEX, OPENAI_EFFORTS, OPENAI_FLEX } from './openai-models.ts';
 import type { SimApi, SimContext, SimExchange } from './types.ts';
-
-/** Efforts each OpenAI model accepts (their `/v1/models` reasoning options); others are 400. */
-const OPENAI_EFFORTS: Readonly<Record<string, readonly string[]>> = {
-  'gpt-5.6-sol': ['none', 'low', 'medium', 'high', 'xhigh', 'max'],
-  'gpt-5.6-terra': ['none', 'low', 'medium', 'high', 'xhigh', 'max'],
-  'gpt-5.6-luna': ['none', 'low', 'medium', 'high', 'xhigh', 'max'],
-  'gpt-5.5-2026-04-23': ['none', 'low', 'medium', 'high', 'xhigh'],
-  'gpt-5.4-2026-03-05': ['none', 'low', 'medium', 'high', 'xhigh'],
-  'gpt-5.4-mini-2026-03-17': ['none', 'low', 'medium', 'high', 'xhigh'],
-};
-/** Flex is offered for these on OpenAI; on Azure only for gpt-5.6-sol (preview). */
-export const OPENAI_FLEX = new Set([
-  'gpt-5.6-sol',
-  'gpt-5.6-terra',
-  'gpt-5.6-luna',
-  'gpt-5.5-2026-04-23',
-  'gpt-5.4-2026-03-05',
-]);
-export const AZURE_FLEX = new Set(['gpt-5.6-sol']);
 
 export function invalid(
   exchange: SimExchange,
@@ -116,8 +99,10 @@ export const azureOpenAIApi: SimApi = {
     }
     // Classic: the deployment in the path wins over any `model` in the body.
     const deployment = classic ? decodeURIComponent(classic[1] ?? '') : String(field(exchange.body, 'model'));
-    if (refusedOptions(exchange, deployment, AZURE_FLEX)) return;
-    const body = { ...(exchange.body as Record<string, unknown>), model: deployment };
+    const model = deployedModel(context, exchange, deployment);
+    if (model === undefined || refusedOptions(exchange, model, AZURE_FLEX)) return;
+    // Azure answers with the deployment's model, whatever the deployment is called.
+    const body = { ...(exchange.body as Record<string, unknown>), model };
     await chat(context.state, { ...exchange, body });
   },
 };

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimCredentials } from '../credentials.ts';
+import type { AzureResource } from './azure-resource.ts';
 import type { Reply } from '../reply.ts';
 import type { SimState } from '../respond.ts';
 
@@ -26,6 +27,8 @@ export interface SimContext {
   readonly googleTokens: Map<string, number>;
   /** `http://host:port` of this simulator. */
   readonly origin: string;
+  /** The Azure OpenAI resource: its deployments and the Entra tokens issued for it. */
+  readonly azure: AzureResource;
 }
 
 /**

@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import type { Database } from '@app/db';
 import { isolatedDatabase } from '@app/db/testing.ts';
 import type { App } from '@app/http-kit';
-import { type Behaviour, type Simulator, startSimulator } from '@app/upstream-simulator';
+import {
+  type Behaviour,
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '@app/upstream-simulator';
 import type { Selectable } from 'kysely';
 import { seedAccount } from '../../access/testing.ts';
 import { buildApp } from '../../app.ts';
@@ -22,6 +27,8 @@ import { ledgersSettled } from '../../ledger/testing.ts';
 export interface ChatTestOptions {
   /** Simulator behaviour for every request (requests can add their own `x_simulator`). */
   readonly behaviour?: Behaviour;
+  /** Other simulator options (its Azure resource's deployments, ...). */
+  readonly simulator?: Omit<SimulatorOptions, 'behaviour'>;
   readonly allocations?: Partial<Record<ProviderId, number>>;
   readonly upstream?: Record<string, unknown>;
   readonly routing?: Record<string, unknown>;
@@ -82,7 +89,10 @@ function writeUpstreams(
 
 export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatTestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gw-chat-'));
-  const sim = await startSimulator(options.behaviour ? { behaviour: options.behaviour } : {});
+  const sim = await startSimulator({
+    ...options.simulator,
+    ...(options.behaviour ? { behaviour: options.behaviour } : {}),
+  });
   const isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
   const routing = {
     ...options.routing,

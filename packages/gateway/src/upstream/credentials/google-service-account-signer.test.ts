@@ -175,6 +175,44 @@ describe('google-service-account signer', () => {
     );
   });
 
+  test("without tokenUrl the exchange goes to the key's own token_uri, with Google's audience", async () => {
+    const ownEndpoint = JSON.stringify({ ...JSON.parse(keyJson), token_uri: `${server.origin}/token` });
+    const before = tokenRequests().length;
+    const signer = createGoogleServiceAccountSigner(
+      { type: 'google-service-account', credentials: 'env:GCP_KEY' },
+      { env: { GCP_KEY: ownEndpoint } },
+    );
+    assert.match((await signer.sign(request())).authorization ?? '', /^Bearer ya29\.token-\d+$/);
+    assert.equal(tokenRequests().length, before + 1, "the token came from the key file's token_uri");
+    await signer.close();
+  });
+
+  test("a key's own token_uri and a different tokenUrl are refused at creation, naming both", () => {
+    const ownEndpoint = JSON.stringify({ ...JSON.parse(keyJson), token_uri: `${server.origin}/token` });
+    const elsewhere = 'https://oauth2-private.p.googleapis.com/token';
+    assert.throws(
+      () =>
+        createGoogleServiceAccountSigner(
+          { type: 'google-service-account', credentials: 'env:GCP_KEY', tokenUrl: elsewhere },
+          { env: { GCP_KEY: ownEndpoint } },
+        ),
+      (error: unknown) =>
+        error instanceof CredentialError &&
+        error.message ===
+          `secret env:GCP_KEY: the key's token_uri ${server.origin}/token differs from tokenUrl ${elsewhere}; keep one of them`,
+    );
+    // Google's own endpoint in the key (every key Google issues has it) leaves tokenUrl free.
+    createGoogleServiceAccountSigner(
+      { type: 'google-service-account', credentials: 'env:GCP_KEY', tokenUrl: elsewhere },
+      { env: { GCP_KEY: keyJson } },
+    );
+    const plainHttp = JSON.stringify({ ...JSON.parse(keyJson), token_uri: 'http://tokens.example/token' });
+    assert.throws(
+      () => createGoogleServiceAccountSigner(entry(), { env: { GCP_KEY: plainHttp } }),
+      /secret env:GCP_KEY: token_uri is not an https URL/,
+    );
+  });
+
   test('bad keys fail at creation, naming the location only', () => {
     const cases: [string, RegExp][] = [
       ['not json', /not a JSON service account key/],

@@ -3,29 +3,38 @@
  * assertion and exchanges it for an access token, sent as `Authorization: Bearer`. Tokens are
  * cached and refreshed early by TokenCache. The key is read and checked at creation, the library
  * loaded at the first token request (libraries.ts).
+ *
+ * The exchange goes where Google's own libraries for Python, Go and Java send it: the key file's
+ * `token_uri` (a private or sovereign endpoint's key names its own). `tokenUrl` in the upstreams
+ * file redirects it too; a key whose `token_uri` is its own and a `tokenUrl` naming another
+ * endpoint contradict each other and are refused at creation.
  */
 import { createPrivateKey } from 'node:crypto';
 import type { gaxios } from 'google-auth-library';
 import { failureDetail } from './failure-detail.ts';
 import { googleAuth } from './libraries.ts';
 import { withCredentialHeader } from './request-headers.ts';
-import { DEFAULT_GOOGLE_SCOPES, type GoogleServiceAccountAuth } from './schema.ts';
+import { DEFAULT_GOOGLE_SCOPES, type GoogleServiceAccountAuth, HTTPS_OR_LOOPBACK_URL } from './schema.ts';
 import { readSecret } from './secrets.ts';
 import { CredentialError, type Signer } from './signer.ts';
 import type { SignerDeps } from './signer-deps.ts';
 import { type FreshToken, TokenCache } from './token-cache.ts';
 
 /**
- * The library always posts to this URL (it ignores a key's `token_uri`) and uses it as the
- * assertion's audience; a tokenUrl override redirects the post and keeps that audience, which
- * is what Google's endpoints (including private ones) verify.
+ * The Node library always posts to this URL (unlike the other languages' libraries it ignores a
+ * key's `token_uri`) and uses it as the assertion's audience; a redirect to another endpoint
+ * keeps that audience, as google-auth for Python does, which is what Google's endpoints
+ * (including private ones) verify.
  */
 const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+const TOKEN_URL = new RegExp(HTTPS_OR_LOOPBACK_URL);
 
 interface ServiceAccountKey {
   readonly clientEmail: string;
   readonly privateKey: string;
   readonly privateKeyId: string | undefined;
+  /** The key's own token endpoint; undefined when it names none or Google's. */
+  readonly tokenUri: string | undefined;
 }
 
 function stringField(json: Record<string, unknown>, name: string): string | undefined {
@@ -59,7 +68,25 @@ function parseKey(text: string, location: string): ServiceAccountKey {
   } catch {
     throw new CredentialError(`secret ${location}: private_key is not a valid PEM private key`);
   }
-  return { clientEmail, privateKey, privateKeyId: stringField(fields, 'private_key_id') };
+  const tokenUri = stringField(fields, 'token_uri');
+  if (tokenUri !== undefined && !TOKEN_URL.test(tokenUri))
+    throw new CredentialError(`secret ${location}: token_uri is not an https URL`);
+  return {
+    clientEmail,
+    privateKey,
+    privateKeyId: stringField(fields, 'private_key_id'),
+    tokenUri: tokenUri === GOOGLE_TOKEN_URL ? undefined : tokenUri,
+  };
+}
+
+/** Where the exchange is posted: `tokenUrl`, else the key's own `token_uri`, else Google's. */
+function tokenEndpoint(entry: GoogleServiceAccountAuth, key: ServiceAccountKey): string {
+  const { tokenUrl } = entry;
+  if (key.tokenUri !== undefined && tokenUrl !== undefined && tokenUrl !== key.tokenUri)
+    throw new CredentialError(
+      `secret ${entry.credentials}: the key's token_uri ${key.tokenUri} differs from tokenUrl ${tokenUrl}; keep one of them`,
+    );
+  return tokenUrl ?? key.tokenUri ?? GOOGLE_TOKEN_URL;
 }
 
 /**
@@ -111,11 +138,11 @@ async function fetchToken(
 export function createGoogleServiceAccountSigner(entry: GoogleServiceAccountAuth, deps: SignerDeps): Signer {
   const key = parseKey(readSecret(entry.credentials, deps.env), entry.credentials);
   const scopes = [...(entry.scopes ?? DEFAULT_GOOGLE_SCOPES)];
-  const { tokenUrl } = entry;
+  const tokenUrl = tokenEndpoint(entry, key);
   // One transporter for the signer's lifetime, made at the first token request.
   let transporter: Promise<gaxios.Gaxios> | undefined;
   const transporterOnce = () =>
-    tokenUrl === undefined ? undefined : (transporter ??= redirectingTransporter(tokenUrl));
+    tokenUrl === GOOGLE_TOKEN_URL ? undefined : (transporter ??= redirectingTransporter(tokenUrl));
   const label = `google-service-account (${entry.credentials}, ${key.clientEmail})`;
   const cache = new TokenCache({
     label,

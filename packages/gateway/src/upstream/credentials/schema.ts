@@ -12,7 +12,7 @@ export const SecretLocationSchema = Type.String({ pattern: SECRET_LOCATION_PATTE
 /** Identifiers that end up in URLs or credential scopes: no spaces, slashes or queries. */
 const Identifier = Type.String({ pattern: '^[A-Za-z0-9._-]+$' });
 /** Plain http only on the loopback interface (local test servers), https everywhere else. */
-const HTTPS_OR_LOOPBACK_URL =
+export const HTTPS_OR_LOOPBACK_URL =
   '^(https://[^\\s/?#]+(/\\S*)?|http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?(/\\S*)?)$';
 
 export const DEFAULT_AZURE_SCOPE = 'https://cognitiveservices.azure.com/.default';
@@ -143,6 +143,13 @@ export const AUTH_SCHEMAS = {
 } as const;
 
 export type AuthType = keyof typeof AUTH_SCHEMAS;
+
+/** Microsoft Entra ID tokens, for a scope (`scope`) the entry may name: any Azure API's. */
+export const ENTRA_AUTH_TYPES: ReadonlySet<AuthType> = new Set<AuthType>([
+  'azure-entra',
+  'azure-managed-identity',
+  'azure-default',
+]);
 export type NoneAuth = Static<typeof NoneAuthSchema>;
 export type ApiKeyAuth = Static<typeof ApiKeyAuthSchema>;
 export type BearerAuth = Static<typeof BearerAuthSchema>;
