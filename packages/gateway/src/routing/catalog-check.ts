@@ -13,7 +13,7 @@
  * reads this process's environment, and a failure names the endpoint.
  */
 import { credentialEnv, generateCredentials } from '@app/upstream-simulator';
-import { buildCatalog, CatalogError } from './catalog.ts';
+import { buildCatalog, type Catalog, CatalogError } from './catalog.ts';
 import { ambientProblems, declaredAuths } from './catalog-check-ambient.ts';
 import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
 import { buildUpstreams } from './upstreams.ts';
@@ -24,6 +24,8 @@ const SIMULATOR_URL = 'http://127.0.0.1:9';
 export interface CheckOptions {
   /** Read every secret (from `env`) and build the signers, as start-up does. */
   readonly credentials?: boolean;
+  /** The clock retirement is judged by (default: now). */
+  readonly now?: () => number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -43,6 +45,21 @@ function simulatorCredentials(): Env {
   return credentialEnv(generateCredentials(), `${SIMULATOR_URL}/google/token`);
 }
 
+/** One line per model whose end is announced, so an operator sees what is about to stop. */
+function lifecycleLines(catalog: Catalog): string[] {
+  const at = catalog.now();
+  return catalog.models.flatMap(({ id, lifecycle }) => {
+    if (!lifecycle) return [];
+    const dates = [
+      lifecycle.deprecatedAt && `deprecated ${lifecycle.deprecatedAt}`,
+      lifecycle.retiresAt && `${at >= lifecycle.retiredFrom ? 'retired' : 'retires'} ${lifecycle.retiresAt}`,
+      lifecycle.successor && `successor ${lifecycle.successor}`,
+    ].filter(Boolean);
+    const answer = at >= lifecycle.retiredFrom ? ': its names answer 410 model_retired' : '';
+    return [`  ${id}: ${dates.join(', ')}${answer}`];
+  });
+}
+
 export async function checkFiles(
   paths: { catalog?: string; upstreams?: string },
   env: Env,
@@ -51,7 +68,11 @@ export async function checkFiles(
   const catalogPath = paths.catalog ?? DEFAULT_CATALOG_PATH;
   const upstreamsPath = paths.upstreams ?? DEFAULT_UPSTREAMS_PATH;
   try {
-    const catalog = buildCatalog(readJsonFile(catalogPath), catalogPath);
+    const catalog = buildCatalog(
+      readJsonFile(catalogPath),
+      catalogPath,
+      options.now ? { now: options.now } : {},
+    );
     const file = readJsonFile(upstreamsPath);
     const { upstreams } = buildUpstreams(options.credentials ? file : withoutSecrets(file), {
       catalog,
@@ -69,7 +90,7 @@ export async function checkFiles(
           ...ambient.problems.map((p) => `  - ${p}`),
         ],
       };
-    const aliases = catalog.models.reduce((sum, model) => sum + model.aliases.length, 0);
+    const aliases = catalog.models.reduce((sum, model) => sum + catalog.aliasesOf(model).length, 0);
     const obtained = ambient.checked === 0 ? '' : ` (${ambient.checked} ambient obtained)`;
     const credentials = options.credentials
       ? `credentials present${obtained}`
@@ -79,6 +100,7 @@ export async function checkFiles(
       lines: [
         `${catalogPath}: ${catalog.models.length} models, ${aliases} aliases`,
         `${upstreamsPath}: ok, ${credentials}`,
+        ...lifecycleLines(catalog),
       ],
     };
   } catch (error) {
