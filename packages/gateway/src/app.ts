@@ -42,6 +42,8 @@ export interface BuildOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly logStream?: NodeJS.WritableStream;
   readonly defaultMetrics?: boolean;
+  /** Clock of the routing area: model retirement, stickiness, circuit breakers (tests set one). */
+  readonly now?: () => number;
 }
 
 /** Builds the gateway: migrations run, areas composed, routes registered, nothing listening yet. */
@@ -100,6 +102,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       simulatorUrl: options.simulatorUrl,
       env: options.env ?? {},
       log: app.log,
+      ...(options.now ? { now: options.now } : {}),
     });
     closers.push(() => routing.close());
     const upstream = await createUpstream({ config: config.upstream, log: app.log });

@@ -200,6 +200,11 @@ export interface RoutePlan {
   readonly ignored: readonly string[];
   readonly contextWindow: number;
   readonly maxOutputTokens: number;
+  /**
+   * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and a `successor-version` Link for a model
+   * whose vendor announced its end; sent with the answer. Undefined for every other model.
+   */
+  readonly lifecycleHeaders?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface Selection {
@@ -216,7 +221,10 @@ export interface Selection {
 export type UpstreamFailureKind = 'client' | 'server' | 'timeout' | 'connection' | 'rate_limited';
 
 export interface Router {
-  /** Parses and resolves a model name plus X-Gateway-* headers. Throws 400/404 AppErrors. */
+  /**
+   * Parses and resolves a model name plus X-Gateway-* headers. Throws 400/404 AppErrors, and
+   * 410 `model_retired` for a version past its retirement date.
+   */
   resolve(model: string, headers: Readonly<Record<string, string | string[] | undefined>>): RoutePlan;
   /**
    * Picks the provider: the explicit one (never replaced), else the sticky one for

@@ -65,6 +65,15 @@ export const gatewayErrors = defineErrors({
         ? `The model '${p.model}' does not exist: ${p.detail}`
         : `The model '${p.model}' does not exist or you do not have access to it. GET /v1/models lists the models available to you.`,
   },
+  model_retired: {
+    status: 410,
+    type: 'invalid_request_error',
+    message: (p: { model: string; id: string; retiredOn: string; successor?: string | undefined }) => {
+      const named = p.model === p.id ? `'${p.model}'` : `'${p.model}' (${p.id})`;
+      const instead = p.successor ? `Use its successor '${p.successor}' instead` : 'Choose another model';
+      return `The model ${named} was retired on ${p.retiredOn} and no longer answers requests. ${instead} (GET /v1/models lists the models available to you).`;
+    },
+  },
   missing_token: {
     status: 401,
     type: 'authentication_error',

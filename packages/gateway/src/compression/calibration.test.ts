@@ -38,7 +38,7 @@ const RECORDS = JSON.stringify(
 );
 
 const body = {
-  model: 'claude-sonnet-4-5@developer',
+  model: 'claude-haiku-4-5@developer',
   system: 'You read test logs.   \n\n\n\nAnswer briefly.',
   messages: [
     { role: 'user' as const, content: `Why is the build slow?   \n\n\n${LOG}` },

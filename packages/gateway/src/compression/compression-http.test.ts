@@ -226,7 +226,7 @@ describe('prompt compression through /v1/messages', () => {
     const { response } = await anthropic.messages
       .create(
         {
-          model: 'claude-sonnet-4-5:compact@developer',
+          model: 'claude-haiku-4-5:compact@developer',
           max_tokens: 64,
           system: [{ type: 'text', text: messy, cache_control: { type: 'ephemeral' } }],
           messages: [

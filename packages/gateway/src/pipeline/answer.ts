@@ -24,6 +24,7 @@ export function resolvePlan(
   applied.model = plan.model;
   applied.options = plan.options;
   applied.ignored = plan.ignored;
+  applied.lifecycle = plan.lifecycleHeaders;
   return plan;
 }
 

@@ -22,6 +22,8 @@ export interface AppliedState {
   ignored?: readonly string[];
   /** Token counts of a compressed prompt, before and after (X-Gateway-Compression). */
   compression?: { readonly before: number; readonly after: number };
+  /** Deprecation, Sunset and Link of a model whose end is announced (RoutePlan.lifecycleHeaders). */
+  lifecycle?: Readonly<Record<string, string>> | undefined;
 }
 
 const states = new WeakMap<FastifyRequest, AppliedState>();
@@ -61,6 +63,7 @@ export function writeAppliedHeaders(request: FastifyRequest, reply: FastifyReply
   const ignored = state.ignored ? formatIgnored(state.ignored) : undefined;
   if (ignored !== undefined) reply.header(IGNORED_HEADER, ignored);
   if (state.compression) reply.header(COMPRESSION_HEADER, formatCompression(state.compression));
+  if (state.lifecycle) reply.headers(state.lifecycle);
 }
 
 /** onSend hook of the chat route; callback style, so no promise per response. */

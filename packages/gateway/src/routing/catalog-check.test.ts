@@ -87,6 +87,30 @@ test('a broken file fails with the path of each problem, and the command exits 1
   );
 });
 
+test('model lifecycle: announced dates are listed; an alias that would name a retired model fails', async () => {
+  const sonnet = '  claude-sonnet-4-5-20250929: deprecated 2026-09-30';
+  const before = await checkFiles({}, {}, { now: () => Date.parse('2026-11-29T23:59:59Z') });
+  assert.equal(before.ok, true, before.lines.join('\n'));
+  assert.deepEqual(before.lines.slice(2), [`${sonnet}, retires 2026-11-30, successor claude-sonnet-4-6`]);
+  const past = await checkFiles({}, {}, { now: () => Date.parse('2026-11-30T00:00:00Z') });
+  assert.deepEqual(past.lines.slice(2), [
+    `${sonnet}, retired 2026-11-30, successor claude-sonnet-4-6: its names answer 410 model_retired`,
+  ]);
+  // Retiring the last Sonnet too would leave the alias `claude-sonnet` naming a retired model.
+  const file = bundledCatalogFile();
+  const current = file.models.find((model) => model.id === 'claude-sonnet-4-6');
+  Object.assign(current ?? {}, { retiresAt: '2027-06-01', successor: 'claude-opus-4-8' });
+  const path = join(dir, 'retired-alias.json');
+  writeFileSync(path, JSON.stringify(file));
+  assert.throws(
+    () => execFileSync(process.execPath, [script, path], { stdio: 'pipe' }),
+    (error: { status?: number; stderr?: Buffer }) =>
+      error.status === 1 &&
+      String(error.stderr) ===
+        `Invalid ${path}:\n  - families: 'claude-sonnet': every version retires (the last on 2027-06-01), after which its aliases (claude-sonnet) would resolve to a retired model; add a version without retiresAt or remove the aliases\n`,
+  );
+});
+
 test('the command reads credentials from its environment with --credentials', () => {
   const path = upstreamsWithOpenAiAuth('cli.json', { type: 'bearer', token: 'env:CHECK_TEST_OPENAI_KEY' });
   const env = { PATH: process.env.PATH ?? '' };

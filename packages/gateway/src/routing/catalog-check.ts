@@ -15,7 +15,7 @@
  * deployment the endpoint would call that does not exist is named with its model.
  */
 import { credentialEnv, generateCredentials } from '@app/upstream-simulator';
-import { buildCatalog, CatalogError } from './catalog.ts';
+import { buildCatalog, type Catalog, CatalogError } from './catalog.ts';
 import { ambientProblems } from './catalog-check-ambient.ts';
 import { deploymentProblems } from './catalog-check-deployments.ts';
 import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
@@ -27,6 +27,8 @@ const SIMULATOR_URL = 'http://127.0.0.1:9';
 export interface CheckOptions {
   /** Read every secret (from `env`) and build the signers, as start-up does. */
   readonly credentials?: boolean;
+  /** The clock retirement is judged by (default: now). */
+  readonly now?: () => number;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -39,6 +41,21 @@ function simulatorCredentials(): Env {
 const heading = (title: string, problems: readonly string[]): string[] =>
   problems.length === 0 ? [] : [title, ...problems.map((problem) => `  - ${problem}`)];
 
+/** One line per model whose end is announced, so an operator sees what is about to stop. */
+function lifecycleLines(catalog: Catalog): string[] {
+  const at = catalog.now();
+  return catalog.models.flatMap(({ id, lifecycle }) => {
+    if (!lifecycle) return [];
+    const dates = [
+      lifecycle.deprecatedAt && `deprecated ${lifecycle.deprecatedAt}`,
+      lifecycle.retiresAt && `${at >= lifecycle.retiredFrom ? 'retired' : 'retires'} ${lifecycle.retiresAt}`,
+      lifecycle.successor && `successor ${lifecycle.successor}`,
+    ].filter(Boolean);
+    const answer = at >= lifecycle.retiredFrom ? ': its names answer 410 model_retired' : '';
+    return [`  ${id}: ${dates.join(', ')}${answer}`];
+  });
+}
+
 export async function checkFiles(
   paths: { catalog?: string; upstreams?: string },
   env: Env,
@@ -47,7 +64,11 @@ export async function checkFiles(
   const catalogPath = paths.catalog ?? DEFAULT_CATALOG_PATH;
   const upstreamsPath = paths.upstreams ?? DEFAULT_UPSTREAMS_PATH;
   try {
-    const catalog = buildCatalog(readJsonFile(catalogPath), catalogPath);
+    const catalog = buildCatalog(
+      readJsonFile(catalogPath),
+      catalogPath,
+      options.now ? { now: options.now } : {},
+    );
     const file = readJsonFile(upstreamsPath);
     const secretsEnv = { ...simulatorCredentials(), ...env };
     const { upstreams } = buildUpstreams(file, {
@@ -67,7 +88,7 @@ export async function checkFiles(
       ...heading(`${upstreamsPath}: deployments missing or not listed`, deployments.problems),
     ];
     if (failed.length > 0) return { ok: false, lines: failed };
-    const aliases = catalog.models.reduce((sum, model) => sum + model.aliases.length, 0);
+    const aliases = catalog.models.reduce((sum, model) => sum + catalog.aliasesOf(model).length, 0);
     const checked = [
       ...(ambient.checked === 0 ? [] : [`${ambient.checked} ambient obtained`]),
       ...(deployments.checked === 0 ? [] : [`deployments of ${deployments.checked} listed`]),
@@ -80,6 +101,7 @@ export async function checkFiles(
       lines: [
         `${catalogPath}: ${catalog.models.length} models, ${aliases} aliases`,
         `${upstreamsPath}: ok, ${credentials}`,
+        ...lifecycleLines(catalog),
       ],
     };
   } catch (error) {

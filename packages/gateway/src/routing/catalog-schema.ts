@@ -14,6 +14,8 @@ const strict = { additionalProperties: false } as const;
 export const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
 const Name = Type.String({ pattern: NAME_PATTERN, maxLength: 128 });
 const IsoDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+/** ISO 8601: a day (`2026-11-30`, from its start, UTC) or a UTC instant (`2026-11-30T17:00:00Z`). */
+const IsoInstant = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}Z)?$' });
 
 // Unsafe only narrows the static type: the runtime schema is the union of literals.
 const EffortSchema = Type.Unsafe<Effort>(Type.Union(EFFORTS.map((value) => Type.Literal(value))));
@@ -125,6 +127,14 @@ export const ModelSchema = Type.Object(
     providers: OffersSchema,
     /** Where the figures come from; shown in docs, never used by code. */
     source: Type.Optional(Type.String()),
+    /** When the vendor deprecated (or will deprecate) this version: it still works, answers say so. */
+    deprecatedAt: Type.Optional(IsoInstant),
+    /** From this instant the version is retired: its names answer 410, family aliases skip it. */
+    retiresAt: Type.Optional(IsoInstant),
+    /** The exact version (a model id of this catalog) that replaces this one. */
+    successor: Type.Optional(Name),
+    /** Where the lifecycle dates come from; shown in docs, never used by code. */
+    lifecycleSource: Type.Optional(Type.String()),
   },
   strict,
 );

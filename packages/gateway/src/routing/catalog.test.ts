@@ -1,17 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildCatalog, CatalogError } from './catalog.ts';
-import { bundledCatalog, bundledCatalogFile } from './testing.ts';
-
-function problemsOf(input: unknown): readonly string[] {
-  try {
-    buildCatalog(input, 'test catalog');
-  } catch (error) {
-    assert.ok(error instanceof CatalogError);
-    return error.problems;
-  }
-  assert.fail('the catalog was accepted');
-}
+import { buildCatalog } from './catalog.ts';
+import { bundledCatalog, bundledCatalogFile, catalogProblems as problemsOf } from './testing.ts';
 
 type Json = Record<string, unknown>;
 const modelIndex = (file: ReturnType<typeof bundledCatalogFile>, id: string) =>
@@ -74,7 +64,9 @@ test('adding a newer version moves the family alias to it', () => {
   file.models.push({ ...structuredClone(base), id: 'claude-sonnet-4-7', released: '2027-01-01' });
   const catalog = buildCatalog(file);
   assert.equal(catalog.lookup('claude-sonnet')?.id, 'claude-sonnet-4-7');
-  assert.deepEqual(catalog.lookup('claude-sonnet-4-6')?.aliases, []);
+  const previous = catalog.lookup('claude-sonnet-4-6');
+  assert.ok(previous);
+  assert.deepEqual(catalog.aliasesOf(previous), []);
 });
 
 test('a missing field is reported with its path', () => {

@@ -23,6 +23,14 @@ import {
   type ModelEntry,
   type OfferEntry,
 } from './catalog-schema.ts';
+import {
+  familyTimeline,
+  instantOf,
+  type Lifecycle,
+  lifecycleOf,
+  lifecycleProblems,
+  type Stretch,
+} from './catalog-lifecycle.ts';
 import { schemaProblems, taggedProblems } from './schema-errors.ts';
 
 export class CatalogError extends Error {
@@ -53,8 +61,10 @@ export interface CatalogModel {
   readonly vendor: string;
   /** Unix seconds of the release date (`created` in /v1/models). */
   readonly created: number;
-  /** Every alias that resolves to this version now (family aliases only on the newest). */
-  readonly aliases: readonly string[];
+  /** Fixed other names of this exact version (the vendor's undated name); they retire with it. */
+  readonly versionAliases: readonly string[];
+  /** Deprecation and retirement as the vendor announced them; undefined when nothing is announced. */
+  readonly lifecycle: Lifecycle | undefined;
   readonly contextWindow: number;
   readonly maxOutputTokens: number;
   readonly capabilities: Capabilities;
@@ -70,8 +80,21 @@ export interface CatalogModel {
 export interface Catalog {
   /** Exact versions, newest first within the order of the file's families. */
   readonly models: readonly CatalogModel[];
-  /** An exact id or an alias -> the model; undefined when unknown. */
-  lookup(name: string): CatalogModel | undefined;
+  /** The clock retirement is judged by (Date.now unless a test injects one). */
+  readonly now: () => number;
+  /**
+   * An exact id or an alias -> the model it names at `at` (default: now); undefined when unknown.
+   * A family alias names the newest version not retired at `at`; an exact id or a version alias
+   * names its version even once retired (the caller answers 410 for it, see `isRetired`). The
+   * clock is read only for a family alias whose target changes over time.
+   */
+  lookup(name: string, at?: number): CatalogModel | undefined;
+  /** Every alias that names this version at `at` (default: now): family aliases, then its own. */
+  aliasesOf(model: CatalogModel, at?: number): readonly string[];
+}
+
+export interface CatalogOptions {
+  readonly now?: () => number;
 }
 
 function duplicates(values: readonly string[]): string[] {
@@ -122,10 +145,7 @@ function modelProblems(
   const path = `models[${index}]`;
   const problems: string[] = [];
   if (!families.has(model.family)) problems.push(`${path}.family: unknown family '${model.family}'`);
-  // Round trip: Date.parse alone rolls 2026-02-30 over to March instead of rejecting it.
-  const released = Date.parse(`${model.released}T00:00:00Z`);
-  if (Number.isNaN(released) || new Date(released).toISOString().slice(0, 10) !== model.released)
-    problems.push(`${path}.released: not a valid date`);
+  if (instantOf(model.released) === undefined) problems.push(`${path}.released: not a valid date`);
   if (!model.efforts.includes(model.defaultEffort))
     problems.push(
       `${path}.defaultEffort: '${model.defaultEffort}' is not in efforts (${model.efforts.join(', ')})`,
@@ -168,9 +188,8 @@ function nameProblems(file: CatalogFile): string[] {
   return problems;
 }
 
-/** The newest model of each family; ties are a data error because the alias target would be a guess. */
-function newestByFamily(file: CatalogFile): { newest: Map<string, ModelEntry>; problems: string[] } {
-  const newest = new Map<string, ModelEntry>();
+/** Every family has a model; ties for the newest are a data error (the alias target would be a guess). */
+function familyProblems(file: CatalogFile): string[] {
   const problems: string[] = [];
   for (const family of file.families) {
     const members = file.models.filter((model) => model.family === family.id);
@@ -184,9 +203,8 @@ function newestByFamily(file: CatalogFile): { newest: Map<string, ModelEntry>; p
       problems.push(
         `families: '${family.id}' has two newest versions released ${first.released} (${first.id}, ${second.id}); its aliases would be ambiguous`,
       );
-    if (first) newest.set(family.id, first);
   }
-  return { newest, problems };
+  return problems;
 }
 
 function toOffer(model: ModelEntry, provider: ProviderId, entry: OfferEntry, profiles: Profiles): Offer {
@@ -212,12 +230,7 @@ function toOffer(model: ModelEntry, provider: ProviderId, entry: OfferEntry, pro
   };
 }
 
-function toModel(
-  entry: ModelEntry,
-  vendor: string,
-  aliases: readonly string[],
-  profiles: Profiles,
-): CatalogModel {
+function toModel(entry: ModelEntry, vendor: string, profiles: Profiles): CatalogModel {
   const offers = new Map<ProviderId, Offer>();
   for (const provider of PROVIDERS) {
     const offer = entry.providers[provider];
@@ -229,7 +242,8 @@ function toModel(
     family: entry.family,
     vendor,
     created: Math.floor(Date.parse(`${entry.released}T00:00:00Z`) / 1000),
-    aliases,
+    versionAliases: entry.aliases ?? [],
+    lifecycle: lifecycleOf(entry),
     contextWindow: entry.contextWindow,
     maxOutputTokens: entry.maxOutputTokens,
     capabilities: entry.capabilities,
@@ -250,39 +264,63 @@ function expressionProblems(file: CatalogFile): string[] {
   );
 }
 
+type Timeline = readonly Stretch<CatalogModel>[];
+
+/** The model a name resolves to at `at`; the clock is read only when the name's target moves. */
+function resolveAt(timeline: Timeline, at: number | undefined, now: () => number): CatalogModel | undefined {
+  if (timeline.length === 1) return timeline[0]?.model;
+  const instant = at ?? now();
+  return timeline.find((stretch) => instant < stretch.until)?.model;
+}
+
 /**
  * Validates a parsed catalog file and indexes it. Throws a CatalogError listing every problem,
  * each named by its path (`models[3].providers.cloud_b.upstreamModel: required`).
  */
-export function buildCatalog(input: unknown, source = 'catalog'): Catalog {
+export function buildCatalog(input: unknown, source = 'catalog', options: CatalogOptions = {}): Catalog {
+  const now = options.now ?? Date.now;
   const shape = schemaProblems(CatalogFileSchema, input);
   if (shape.length > 0) throw new CatalogError(source, shape);
   const file = input as CatalogFile;
   const expressions = expressionProblems(file);
   if (expressions.length > 0) throw new CatalogError(source, expressions);
   const familyIds = new Set(file.families.map((family) => family.id));
-  const { newest, problems: familyProblems } = newestByFamily(file);
   const problems = [
     ...nameProblems(file),
-    ...familyProblems,
+    ...familyProblems(file),
     ...file.models.flatMap((model, index) => modelProblems(model, index, familyIds, file.effortProfiles)),
+    ...lifecycleProblems(file),
   ];
   if (problems.length > 0) throw new CatalogError(source, problems);
 
-  const byName = new Map<string, CatalogModel>();
+  const byName = new Map<string, Timeline>();
+  const familyAliases = new Map<string, readonly string[]>();
   const models: CatalogModel[] = [];
   for (const family of file.families) {
     const members = file.models
       .filter((model) => model.family === family.id)
-      .sort((a, b) => b.released.localeCompare(a.released));
-    for (const entry of members) {
-      const familyAliases = newest.get(family.id) === entry ? family.aliases : [];
-      const aliases = [...familyAliases, ...(entry.aliases ?? [])];
-      const model = toModel(entry, family.vendor, aliases, file.effortProfiles);
-      models.push(model);
-      byName.set(model.id, model);
-      for (const alias of model.aliases) byName.set(alias, model);
+      .sort((a, b) => b.released.localeCompare(a.released))
+      .map((entry) => toModel(entry, family.vendor, file.effortProfiles));
+    models.push(...members);
+    for (const model of members) {
+      const always: Timeline = [{ until: Number.POSITIVE_INFINITY, model }];
+      for (const name of [model.id, ...model.versionAliases]) byName.set(name, always);
     }
+    const timeline = familyTimeline(members);
+    for (const alias of family.aliases) byName.set(alias, timeline);
+    familyAliases.set(family.id, family.aliases);
   }
-  return { models, lookup: (name) => byName.get(name) };
+  const lookup = (name: string, at?: number) => {
+    const timeline = byName.get(name);
+    return timeline && resolveAt(timeline, at, now);
+  };
+  return {
+    models,
+    now,
+    lookup,
+    aliasesOf: (model, at = now()) => [
+      ...(familyAliases.get(model.family) ?? []).filter((alias) => lookup(alias, at) === model),
+      ...model.versionAliases,
+    ],
+  };
 }

@@ -25,7 +25,7 @@ export interface RoutingDeps {
    * the frozen config object or logs. Absent: no variables, so an `env:` location fails clearly.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Clock for idle expiry and the breaker cooldown (tests inject one). */
+  /** Clock for model retirement, idle expiry and the breaker cooldown (tests inject one). */
   readonly now?: () => number;
 }
 
@@ -62,7 +62,7 @@ export async function createRouting(deps: RoutingDeps): Promise<Routing> {
   const now = deps.now ?? Date.now;
   const catalogPath = deps.config.catalogPath ?? DEFAULT_CATALOG_PATH;
   const upstreamsPath = deps.config.upstreamsPath ?? DEFAULT_UPSTREAMS_PATH;
-  const catalog = buildCatalog(readJsonFile(catalogPath), catalogPath);
+  const catalog = buildCatalog(readJsonFile(catalogPath), catalogPath, { now });
   const { upstreams, warnings } = buildUpstreams(readJsonFile(upstreamsPath), {
     catalog,
     simulatorUrl: deps.simulatorUrl,

@@ -1,8 +1,9 @@
 /**
  * GET /v1/models, computed live per request: OpenAI's list shape (so `openai` SDKs'
  * `models.list()` works unchanged) plus the gateway's fields. Only models with at least one
- * provider this account can use now (serves it, bucket has budget, circuit not open) appear;
- * aliases are entries of their own (`alias_of` names the exact version), like OpenAI's list.
+ * provider this account can use now (serves it, bucket has budget, circuit not open) and not
+ * retired appear; aliases are entries of their own (`alias_of` names the exact version), like
+ * OpenAI's list. Deprecation and retirement dates are listed while a model still works.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync } from 'fastify';
@@ -19,6 +20,7 @@ import { bucketsText, gatewayErrors } from '../errors.ts';
 import { AUTHENTICATED_ROUTE_ERRORS, errorResponses } from '../openapi-errors.ts';
 import type { CircuitBreakers } from './breaker.ts';
 import type { Catalog, CatalogModel } from './catalog.ts';
+import { isRetired, modelRetired } from './catalog-lifecycle.ts';
 import type { AcceptedWords } from './model-name.ts';
 import { acceptedWords } from './resolve.ts';
 import { type Candidate, candidatesOf, hasBudget } from './router.ts';
@@ -63,6 +65,15 @@ const ModelSchema = Type.Object({
   capabilities: CapabilitiesSchema,
   modifiers: ModifiersSchema,
   defaults: Type.Object({ effort: Type.String(), tier: Type.String(), compression: Type.String() }),
+  deprecated_at: Type.Union([Type.String(), Type.Null()], {
+    description: 'When the vendor deprecated (or will deprecate) this version, ISO 8601; null: not announced',
+  }),
+  retires_at: Type.Union([Type.String(), Type.Null()], {
+    description: 'From when this version answers 410 `model_retired`, ISO 8601; null: not announced',
+  }),
+  successor: Type.Union([Type.String(), Type.Null()], {
+    description: 'The version to move to before `retires_at`; null when none is named',
+  }),
   providers: Type.Array(ProviderSchema, { description: 'Providers this account can use for the model now' }),
 });
 
@@ -104,7 +115,11 @@ function union(canonical: readonly string[], lists: readonly (readonly string[])
   return canonical.filter((word) => present.has(word));
 }
 
-function modelObject(model: CatalogModel, usable: readonly Candidate[]): ModelObject {
+function modelObject(
+  model: CatalogModel,
+  aliases: readonly string[],
+  usable: readonly Candidate[],
+): ModelObject {
   const providers = usable.map(({ offer, endpoint }) => ({
     id: offer.provider,
     simulated: endpoint.simulated,
@@ -127,7 +142,7 @@ function modelObject(model: CatalogModel, usable: readonly Candidate[]): ModelOb
     object: 'model',
     created: model.created,
     owned_by: model.vendor,
-    aliases: [...model.aliases],
+    aliases: [...aliases],
     family: model.family,
     simulated: providers.every((p) => p.simulated),
     context_window: model.contextWindow,
@@ -152,22 +167,30 @@ function modelObject(model: CatalogModel, usable: readonly Candidate[]): ModelOb
       ),
     },
     defaults: { effort: model.defaultEffort, tier: 'standard', compression: 'off' },
+    deprecated_at: model.lifecycle?.deprecatedAt ?? null,
+    retires_at: model.lifecycle?.retiresAt ?? null,
+    successor: model.lifecycle?.successor ?? null,
     providers,
   };
 }
 
 type Balances = Partial<Record<ProviderId, BucketBalance>>;
 
-/** The entry of one exact model for these balances, or undefined when no provider is usable now. */
+/**
+ * The entry of one exact model for these balances at `at`, or undefined when no provider is
+ * usable now. A retired model is left out: its names can no longer be sent.
+ */
 function usableEntry(
-  deps: Pick<ModelsRouteDeps, 'upstreams' | 'breakers'>,
+  deps: Pick<ModelsRouteDeps, 'catalog' | 'upstreams' | 'breakers'>,
   model: CatalogModel,
   balances: Balances,
+  at: number,
 ): ModelObject | undefined {
+  if (isRetired(model, () => at)) return undefined;
   const usable = candidatesOf(model, deps.upstreams).filter(
     (c) => hasBudget(balances[c.offer.provider]) && deps.breakers.state(c.endpoint.key) !== 'open',
   );
-  return usable.length === 0 ? undefined : modelObject(model, usable);
+  return usable.length === 0 ? undefined : modelObject(model, deps.catalog.aliasesOf(model, at), usable);
 }
 
 /** The list for one project's balances: exact versions, each followed by its alias entries. */
@@ -175,12 +198,13 @@ export function listModels(
   deps: Pick<ModelsRouteDeps, 'catalog' | 'upstreams' | 'breakers'>,
   balances: Balances,
 ): ModelList {
+  const at = deps.catalog.now();
   const data: ModelObject[] = [];
   for (const model of deps.catalog.models) {
-    const entry = usableEntry(deps, model, balances);
+    const entry = usableEntry(deps, model, balances, at);
     if (!entry) continue;
     data.push(entry);
-    for (const alias of model.aliases) data.push({ ...entry, id: alias, alias_of: model.id });
+    for (const alias of entry.aliases) data.push({ ...entry, id: alias, alias_of: model.id });
   }
   return { object: 'list', data };
 }
@@ -197,14 +221,19 @@ export function emptyListNotice(project: string, balances: Balances): string {
   return 'No model is usable right now: every provider with budget left is failing (circuit open) or not configured on this gateway. Retry later.';
 }
 
-/** One entry by exact id or alias (as listed), or undefined: unknown or not usable now. */
+/**
+ * One entry by exact id or alias (as listed), or undefined: unknown or not usable now. A retired
+ * model's name is a 410 `model_retired` naming the successor, as a model call would answer.
+ */
 export function retrieveModel(
   deps: Pick<ModelsRouteDeps, 'catalog' | 'upstreams' | 'breakers'>,
   name: string,
   balances: Balances,
 ): ModelObject | undefined {
-  const model = deps.catalog.lookup(name);
-  const entry = model ? usableEntry(deps, model, balances) : undefined;
+  const at = deps.catalog.now();
+  const model = deps.catalog.lookup(name, at);
+  if (model && isRetired(model, () => at)) throw modelRetired(name, model);
+  const entry = model ? usableEntry(deps, model, balances, at) : undefined;
   if (!model || !entry) return undefined;
   return name === model.id ? entry : { ...entry, id: name, alias_of: model.id };
 }
@@ -239,7 +268,7 @@ export function modelsRoutes(deps: ModelsRouteDeps): FastifyPluginAsync {
         schema: {
           summary: 'One model (exact version or alias) if this account can use it now',
           description:
-            'The entry `GET /v1/models` would list for this name; 404 `model_not_found` otherwise.',
+            'The entry `GET /v1/models` would list for this name; 410 `model_retired` for a retired version, 404 `model_not_found` otherwise.',
           tags: ['models'],
           security: [{ bearerAuth: [] }],
           params: Type.Object({
@@ -251,7 +280,7 @@ export function modelsRoutes(deps: ModelsRouteDeps): FastifyPluginAsync {
           }),
           response: {
             200: ModelSchema,
-            ...errorResponses([...AUTHENTICATED_ROUTE_ERRORS, 'model_not_found']),
+            ...errorResponses([...AUTHENTICATED_ROUTE_ERRORS, 'model_not_found', 'model_retired']),
           },
         },
       },

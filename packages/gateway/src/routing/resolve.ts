@@ -15,6 +15,7 @@ import {
 } from '../contracts.ts';
 import { gatewayErrors } from '../errors.ts';
 import type { Catalog, CatalogModel, Offer } from './catalog.ts';
+import { isRetired, modelRetired } from './catalog-lifecycle.ts';
 import {
   type AcceptedWords,
   checkProvider,
@@ -152,7 +153,7 @@ function resolveOptions(at: Decision): ResolvedOptions {
   };
 }
 
-/** Parses, validates and resolves a model name with its headers. Throws 400/404 AppErrors. */
+/** Parses, validates and resolves a model name with its headers. Throws 400/404/410 AppErrors. */
 export function resolvePlan(catalog: Catalog, requested: string, headers: Headers): RoutePlan {
   // Catalog names are at most 128 characters: a longer one cannot exist, and echoing it whole
   // in every error message would let a client inflate responses and logs.
@@ -166,6 +167,8 @@ export function resolvePlan(catalog: Catalog, requested: string, headers: Header
   const suffix = parsed.provider === undefined ? undefined : checkProvider(parsed.provider);
   const model = catalog.lookup(parsed.base);
   if (!model) throw gatewayErrors.create('model_not_found', { model: parsed.base }, { param: 'model' });
+  // A family alias never names a retired version; an exact id or a version alias still can.
+  if (isRetired(model, catalog.now)) throw modelRetired(parsed.base, model);
   const chosen = classifyModifiers(parsed, requested, () => acceptedWords(acceptance(model, undefined)));
   const ignored: string[] = [];
   const provider = explicitProvider(model, suffix, chosen.choice, headers, { requested, ignored });
@@ -181,5 +184,6 @@ export function resolvePlan(catalog: Catalog, requested: string, headers: Header
     ignored,
     contextWindow: model.contextWindow,
     maxOutputTokens: model.maxOutputTokens,
+    lifecycleHeaders: model.lifecycle?.headers,
   };
 }

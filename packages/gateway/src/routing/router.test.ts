@@ -83,9 +83,9 @@ test('automatic selection picks the provider with most budget left and keeps it 
 
 test('stickiness is per family: another model of the family reuses the choice', async () => {
   const { router, funds } = setup({ developer: 100, cloud_a: 500, cloud_b: 300 });
-  await router.select(router.resolve('claude-sonnet-4-6', {}), principal(), noNeeds);
+  await router.select(router.resolve('claude-opus-4-8', {}), principal(), noNeeds);
   funds.set({ developer: 100, cloud_a: 200, cloud_b: 300 });
-  const older = await router.select(router.resolve('claude-sonnet-4-5', {}), principal(), noNeeds);
+  const older = await router.select(router.resolve('claude-opus-4-7', {}), principal(), noNeeds);
   assert.equal(older.provider, 'cloud_a');
 });
 

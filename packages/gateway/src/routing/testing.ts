@@ -17,8 +17,9 @@ export const SIMULATED_ENV: Readonly<Record<string, string>> = credentialEnv(
   `${SIMULATOR_URL}/google/token`,
 );
 
-export function bundledCatalog(): Catalog {
-  return buildCatalog(readJsonFile(DEFAULT_CATALOG_PATH));
+/** The bundled catalog; `now` judges retirement (default: the real clock). */
+export function bundledCatalog(now?: () => number): Catalog {
+  return buildCatalog(readJsonFile(DEFAULT_CATALOG_PATH), 'catalog', now ? { now } : {});
 }
 
 /** The bundled upstreams file, on a simulator URL (null: no simulator in this process). */
@@ -106,6 +107,17 @@ export interface CatalogFileCopy {
   effortProfiles: Record<string, Record<string, unknown>>;
   families: Record<string, unknown>[];
   models: Record<string, unknown>[];
+}
+
+/** The problems a catalog file is refused with; fails the test when it is accepted. */
+export function catalogProblems(input: unknown): readonly string[] {
+  try {
+    buildCatalog(input, 'test catalog');
+  } catch (error) {
+    assert.ok(error instanceof CatalogError);
+    return error.problems;
+  }
+  assert.fail('the catalog was accepted');
 }
 
 /** A deep copy of the bundled catalog file, to break in validation tests. */

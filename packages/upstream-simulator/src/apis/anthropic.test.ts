@@ -129,7 +129,7 @@ describe('anthropic simulator with @anthropic-ai/sdk', () => {
     const thinking = message.content.find((block) => block.type === 'thinking');
     assert.ok(thinking?.type === 'thinking' && thinking.signature !== '');
     const stream = client.messages.stream({
-      model: 'claude-sonnet-4-5-20250929',
+      model: 'claude-haiku-4-5-20251001',
       max_tokens: 4096,
       messages: [question],
       thinking: { type: 'enabled', budget_tokens: 2048 },
@@ -158,7 +158,7 @@ describe('anthropic simulator with @anthropic-ai/sdk', () => {
     );
     await assert.rejects(
       client.messages.create({
-        model: 'claude-sonnet-4-5-20250929',
+        model: 'claude-haiku-4-5-20251001',
         max_tokens: 1024,
         messages: [question],
         output_config: { effort: 'low' },

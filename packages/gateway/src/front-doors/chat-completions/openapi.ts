@@ -64,6 +64,18 @@ export const APPLIED_HEADERS = {
   ),
   'x-gateway-ignored': header('Header inputs that were not used, when any', 'effort=ultra'),
   'x-request-id': header('The request id (send X-Request-Id to set it); name it when reporting a problem'),
+  deprecation: header(
+    'RFC 9745: the model is (or will be) deprecated since this date; only for a model with an announced end',
+    '@1790726400',
+  ),
+  sunset: header(
+    'RFC 8594: from this date the model answers 410 `model_retired`',
+    'Mon, 30 Nov 2026 00:00:00 GMT',
+  ),
+  link: header(
+    'The version to move to, as `rel="successor-version"`',
+    '</v1/models/claude-sonnet-4-6>; rel="successor-version"',
+  ),
 };
 
 export const RATE_LIMIT_HEADERS = {

@@ -42,6 +42,8 @@ export interface ChatTestOptions {
   readonly endpoint?: { readonly baseUrl?: string; readonly timeoutMs?: number };
   /** Receives the gateway's JSON log lines at level info (otherwise logging is silent). */
   readonly logStream?: NodeJS.WritableStream;
+  /** The routing clock (model retirement, stickiness, breakers); default: the real one. */
+  readonly now?: () => number;
 }
 
 export interface ChatTestApp {
@@ -118,6 +120,7 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
     env: sim.credentialEnv,
     defaultMetrics: false,
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const { token, principal } = await seedAccount(isolated.database, {
     email: 'ada@example.com',

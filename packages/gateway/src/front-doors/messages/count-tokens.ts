@@ -19,6 +19,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { compress, compressedSource, tokenizerFor } from '../../compression/index.ts';
 import type { AccessControl, Compression, RoutePlan, Router, Selection } from '../../contracts.ts';
 import { gatewayErrors } from '../../errors.ts';
+import { resolvePlan } from '../../pipeline/answer.ts';
 import { type AppliedState, appliedState } from '../../pipeline/applied.ts';
 import { failureError } from '../../pipeline/failures.ts';
 import type { Upstream } from '../../upstream/index.ts';
@@ -135,10 +136,7 @@ export function countTokensHandler(deps: CountDeps) {
     const applied = appliedState(request);
     checkVersion(request.headers);
     const principal = await deps.access.authenticate(request);
-    const plan = deps.router.resolve(body.model, routingHeaders(request.headers, body));
-    applied.model = plan.model;
-    applied.options = plan.options;
-    applied.ignored = plan.ignored;
+    const plan = resolvePlan(deps.router, request, body.model, routingHeaders(request.headers, body));
 
     const selection = await selectFor(deps, plan, principal, needsOf(body));
     const adapter = selection ? adapterFor(selection.target.adapter) : undefined;
