@@ -78,15 +78,13 @@ function banner(
   parts: { simulator: Simulator | undefined; demo: DemoAccount | undefined },
 ): string[] {
   const database = parseDatabaseUrl(config.databaseUrl);
-  const dashboard = app.hasRoute({ method: 'GET', url: DASHBOARD_PATH })
-    ? `${url}${DASHBOARD_PATH}`
-    : undefined;
+  const dashboard = app.dashboardEnabled ? `${url}${DASHBOARD_PATH}` : undefined;
   return [
     `model gateway listening on ${url} (docs: ${url}/docs)`,
     ...(dashboard ? [`  dashboard: ${dashboard}`] : []),
     ...devIdpBanner(config),
     ...(parts.simulator ? [`  upstream simulator listening on ${parts.simulator.url}`] : []),
-    `  data: ${database.engine === 'sqlite' ? database.path : 'PostgreSQL'}, signing key in ${config.dataDir}`,
+    `  data: ${app.databaseLabel}, signing key in ${config.dataDir}`,
     ...(parts.demo
       ? demoInstructions(parts.demo, url).split('\n')
       : tokenInstructions({ demo: config.access.demoSeed && database.engine === 'sqlite', dashboard })),

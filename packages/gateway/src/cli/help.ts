@@ -21,8 +21,10 @@ per minute, --tpm tokens per minute, --concurrency requests at once; none remove
 an option left out keeps its value. Changes reach every gateway instance within a second.
 "tokens issue" prints only the token (shown once; the gateway stores only its id).
 
-Configuration is read like the server's: GATEWAY_DATABASE_URL, GATEWAY_DATA_DIR,
-GATEWAY_SIGNING_KEY_PATH, GATEWAY_TOKEN_TTL, GATEWAY_TOKEN_MAX_TTL.
+Configuration is read like the server's: GATEWAY_DATABASE_URL, GATEWAY_DATABASE_SCHEMA,
+GATEWAY_DATA_DIR, GATEWAY_SIGNING_KEY_PATH, GATEWAY_TOKEN_TTL, GATEWAY_TOKEN_MAX_TTL.
+Every command names the database it uses on stderr. Where the gateway has no database yet
+(no SQLite file, no schema) a command refuses, unless given --create: then it creates one.
 
 Exit status: 0 done, 1 refused (unknown project, unapproved member, no allocation, ...),
 2 wrong usage.
