@@ -254,6 +254,16 @@ describe('npm start with both services on one PostgreSQL database', { skip: post
     assert.doesNotMatch(output.text, /not-a-secret/);
   });
 
+  it('says the dashboard is off, why, and what turns it on; /dashboard says so too', async () => {
+    assert.match(
+      output.text,
+      /\n {2}dashboard: off \(no identity provider: .*only on the embedded SQLite database\)\n {4}to turn it on, set GATEWAY_OIDC_ISSUER, GATEWAY_OIDC_CLIENT_ID and GATEWAY_OIDC_CLIENT_SECRET .*GATEWAY_DEV_IDP=on/,
+    );
+    const answer = await fetch(`${urls.gateway}/dashboard`);
+    assert.equal(answer.status, 404);
+    assert.equal(((await answer.json()) as { error: { code: string } }).error.code, 'gateway_dashboard_off');
+  });
+
   it("serves the README's calls: a gatewayctl token on a chat completion, an energyctl token on the energy API", async () => {
     const gatewayctl = 'packages/gateway/bin/gatewayctl.js';
     for (const args of [

@@ -9,7 +9,7 @@ import {
 } from './access/demo.ts';
 import { buildApp } from './app.ts';
 import { type GatewayConfig, loadGatewayConfig } from './config.ts';
-import { devIdpBanner } from './dashboard/mount.ts';
+import { dashboardBanner, devIdpBanner } from './dashboard/mount.ts';
 import { DASHBOARD_PATH } from './error-format.ts';
 import type { UpstreamConfig } from './upstream/config.ts';
 
@@ -81,7 +81,7 @@ function banner(
   const dashboard = app.dashboardEnabled ? `${url}${DASHBOARD_PATH}` : undefined;
   return [
     `model gateway listening on ${url} (docs: ${url}/docs)`,
-    ...(dashboard ? [`  dashboard: ${dashboard}`] : []),
+    ...dashboardBanner(config, url),
     ...devIdpBanner(config),
     ...(parts.simulator ? [`  upstream simulator listening on ${parts.simulator.url}`] : []),
     `  data: ${app.databaseLabel}, signing key in ${config.dataDir}`,
