@@ -29,7 +29,6 @@ export interface ServiceDatabaseOptions<DB> {
   readonly database?: Database<DB>;
   /** False (a CLI without --create): refuse a database the service has not set up, never create one. */
   readonly create?: boolean;
-  readonly poolSize?: number;
 }
 
 export interface ServiceDatabase<DB> extends Database<DB> {
@@ -61,11 +60,7 @@ export async function openServiceDatabase<DB>(
   const schema = isPostgresUrl(url) ? await chooseSchema(spec, url, config.databaseSchema) : undefined;
   let database: Database<DB>;
   try {
-    database = await openDatabase<DB>(url, {
-      ...(schema === undefined ? {} : { schema }),
-      ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
-      create,
-    });
+    database = await openDatabase<DB>(url, { ...(schema === undefined ? {} : { schema }), create });
   } catch (error) {
     throw error instanceof DatabaseMissingError ? missing(spec, error.where) : error;
   }
