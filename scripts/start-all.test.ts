@@ -4,16 +4,18 @@
  * docs rendered in headless Chromium with every non-local request blocked; SIGTERM exits 0.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { isolatedPostgresDatabase, testEngines } from '@app/db/testing.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { browserSkipReason, launchChromium } from './browser.ts';
 
 const root = join(import.meta.dirname, '..');
+const postgresSkip = testEngines().find((engine) => engine.engine === 'postgres')?.skip;
 
 interface Output {
   text: string;
@@ -195,5 +197,119 @@ describe('npm start with a configuration it cannot use', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('npm start with both services on one PostgreSQL database', { skip: postgresSkip }, () => {
+  let database: { url: string; drop(): Promise<void> };
+  let child: ChildProcess;
+  let urls: { gateway: string; energy: string };
+  let env: NodeJS.ProcessEnv;
+  const output: Output = { text: '' };
+  const dir = mkdtempSync(join(tmpdir(), 'start-all-pg-'));
+  /** A command of the README (gatewayctl, energyctl) with the services' environment: its stdout. */
+  const cli = (bin: string, ...args: string[]) => {
+    const result = spawnSync(process.execPath, [join(root, bin), ...args], { env, encoding: 'utf8' });
+    assert.equal(result.status, 0, `${bin} ${args.join(' ')}: ${result.stderr}`);
+    assert.ok(result.stderr.includes('database: postgres://'), result.stderr);
+    assert.doesNotMatch(result.stderr, /not-a-secret/, 'never the password');
+    return result.stdout.trim();
+  };
+
+  before(async () => {
+    database = await isolatedPostgresDatabase();
+    // The same URL for both, as the operator wrote it, with a password (trust auth ignores it).
+    const url = new URL(database.url);
+    url.password = 'not-a-secret';
+    env = {
+      ...process.env,
+      GATEWAY_PORT: '0',
+      ENERGY_PORT: '0',
+      GATEWAY_DATA_DIR: dir,
+      GATEWAY_DATABASE_URL: url.href,
+      ENERGY_DATABASE_URL: url.href,
+      GATEWAY_LOG_LEVEL: 'warn',
+      ENERGY_LOG_LEVEL: 'warn',
+      GATEWAY_SIMULATOR_TOKEN_DELAY_MS: '0',
+      GATEWAY_SIMULATOR_FIRST_TOKEN_DELAY_MS: '0',
+    };
+    child = startAll(env);
+    child.stderr?.pipe(process.stderr);
+    urls = await waitForUrls(child, output);
+  });
+  after(async () => {
+    if (child?.exitCode === null) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names each service its own schema of the one database, never the password', () => {
+    const where = `postgres://${new URL(database.url).host}${new URL(database.url).pathname}`;
+    assert.ok(output.text.includes(`  data: ${where}, schema gateway, signing key in ${dir}`), output.text);
+    assert.ok(output.text.includes(`  data: ${where}, schema energy\n`), output.text);
+    assert.doesNotMatch(output.text, /not-a-secret/);
+  });
+
+  it('says the dashboard is off, why, and what turns it on; /dashboard says so too', async () => {
+    assert.match(
+      output.text,
+      /\n {2}dashboard: off \(no identity provider: .*only on the embedded SQLite database\)\n {4}to turn it on, set GATEWAY_OIDC_ISSUER, GATEWAY_OIDC_CLIENT_ID and GATEWAY_OIDC_CLIENT_SECRET .*GATEWAY_DEV_IDP=on/,
+    );
+    const answer = await fetch(`${urls.gateway}/dashboard`);
+    assert.equal(answer.status, 404);
+    assert.equal(((await answer.json()) as { error: { code: string } }).error.code, 'gateway_dashboard_off');
+  });
+
+  it("serves the README's calls: a gatewayctl token on a chat completion, an energyctl token on the energy API", async () => {
+    const gatewayctl = 'packages/gateway/bin/gatewayctl.js';
+    for (const args of [
+      ['users', 'add', '--email', 'ops@example.com', '--admin'],
+      ['projects', 'add', 'lab'],
+      ['members', 'request', 'lab', 'ops@example.com'],
+      ['members', 'approve', 'lab', 'ops@example.com'],
+      ['allocations', 'set', 'lab', 'developer', '5'],
+    ])
+      cli(gatewayctl, ...args);
+    const token = cli(gatewayctl, 'tokens', 'issue', '--email', 'ops@example.com', '--project', 'lab');
+    const chat = await fetch(`${urls.gateway}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'Say hello!' }] }),
+    });
+    assert.equal(chat.status, 200, await chat.clone().text());
+    const models = await fetch(`${urls.gateway}/v1/models`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(models.status, 200);
+
+    // The energy service's own users table, beside the gateway's.
+    const energy = JSON.parse(
+      cli(
+        'packages/energy/bin/energyctl.js',
+        'users',
+        'add',
+        '--email',
+        'ops@example.com',
+        '--password',
+        'correct horse',
+      ),
+    ) as { user_id: number; token: string };
+    assert.equal(energy.user_id, 1);
+    const buildings = await fetch(`${urls.energy}/api/v1/buildings.json?token=${energy.token}`);
+    assert.equal(buildings.status, 200, await buildings.clone().text());
+  });
+
+  it("refuses a service pointed at the other's schema, naming it, before anything listens", async () => {
+    const result = await runToExit({ ...env, GATEWAY_DATABASE_SCHEMA: 'energy', GATEWAY_SIMULATOR: 'false' });
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /, schema energy belongs to the energy service; the gateway service needs its own \(set GATEWAY_DATABASE_URL, GATEWAY_DATABASE_SCHEMA\)/,
+    );
+    assert.doesNotMatch(result.stdout, /listening/);
   });
 });

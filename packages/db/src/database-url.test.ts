@@ -3,7 +3,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { anchorDatabaseUrl, DatabaseUrlError, openDatabase, parseDatabaseUrl } from './database.ts';
+import {
+  anchorDatabaseUrl,
+  databaseLabel,
+  DatabaseUrlError,
+  openDatabase,
+  parseDatabaseUrl,
+} from './database.ts';
 
 describe('database URLs', () => {
   it('accepts sqlite: and postgres:// / postgresql:// only', () => {
@@ -38,6 +44,15 @@ describe('database URLs', () => {
     assert.equal(anchorDatabaseUrl('sqlite:/abs/x.db', '/srv/app'), 'sqlite:/abs/x.db');
     assert.equal(anchorDatabaseUrl('sqlite::memory:', '/srv/app'), 'sqlite::memory:');
     assert.equal(anchorDatabaseUrl('postgres://h/d', '/srv/app'), 'postgres://h/d');
+  });
+
+  it('labels a database for operators without user, password or query parameters', () => {
+    assert.equal(
+      databaseLabel('postgres://admin:s3cret@db.internal:5432/prod?sslpassword=k3y', 'gateway'),
+      'postgres://db.internal:5432/prod, schema gateway',
+    );
+    assert.equal(databaseLabel('postgresql://db/prod'), 'postgresql://db/prod');
+    assert.equal(databaseLabel('sqlite:/srv/app/data/gateway.db', 'gateway'), '/srv/app/data/gateway.db');
   });
 
   it('says whether opening created a new SQLite file', async () => {

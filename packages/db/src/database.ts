@@ -9,7 +9,11 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Database<DB> {
   readonly db: Kysely<DB>;
   readonly engine: Engine;
-  /** True when this open created a new, empty SQLite file (callers say so: see gatewayctl). */
+  /** The PostgreSQL schema holding the tables (search_path); undefined on SQLite. */
+  readonly schema: string | undefined;
+  /** Where the data is, without credentials: the SQLite path, or the PostgreSQL URL and schema. */
+  readonly label: string;
+  /** True when this open created a new SQLite file or PostgreSQL schema (callers say so: see gatewayctl). */
   readonly created: boolean;
   /** Cheap round trip for readiness probes. */
   ping(): Promise<void>;
@@ -17,9 +21,30 @@ export interface Database<DB> {
 }
 
 export interface OpenOptions {
-  /** PostgreSQL schema to use (created if missing); tests use one per test for isolation. */
+  /**
+   * PostgreSQL schema holding the tables (created if missing, then the connections' search_path):
+   * each service has its own (configured), and each test one of its own. Unused on SQLite.
+   */
   readonly schema?: string;
   readonly poolSize?: number;
+  /** False: a missing SQLite file or PostgreSQL schema is refused (DatabaseMissingError), not created. */
+  readonly create?: boolean;
+}
+
+/** A PostgreSQL identifier that needs no quoting and cannot inject anything: how schemas are named. */
+export const SCHEMA_NAME_PATTERN = '^[a-z_][a-z0-9_]{0,62}$';
+export const SCHEMA_NAME_FORM =
+  'a lower-case identifier: a-z, 0-9 and _, not starting with a digit, at most 63 characters';
+
+/** Thrown instead of creating a database that `create: false` says must already exist. */
+export class DatabaseMissingError extends Error {
+  /** The file or schema that is missing, without credentials. */
+  readonly where: string;
+  constructor(where: string, advice?: string) {
+    super(`no database at ${where}${advice === undefined ? '' : `; ${advice}`}`);
+    this.name = 'DatabaseMissingError';
+    this.where = where;
+  }
 }
 
 // int8 (COUNT, SUM, BIGINT ids, micro-dollar amounts) as JS numbers: exact up to 2^53, which
@@ -68,24 +93,43 @@ export function anchorDatabaseUrl(url: string, baseDir: string): string {
 }
 
 /**
- * What a command says when it had to create the SQLite file it was pointed at: an operator who
- * expected existing data learns at once that it is looking at the wrong place.
+ * What a command prints on stderr before it works on a database: where that is (never a
+ * password), so an operator sees at once when it is not the database the service uses.
  */
-export function newDatabaseNotice(command: string, variable: string, url: string): string {
+export function databaseNotice(
+  command: string,
+  database: Pick<Database<unknown>, 'label' | 'created'>,
+): string {
+  return `${command}: database: ${database.label}${database.created ? ' (new, empty: created now)' : ''}`;
+}
+
+/**
+ * Where a database is, for an operator to read and for logs: the SQLite path, or the PostgreSQL
+ * URL without user, password and query parameters (which may carry a password), and the schema.
+ */
+export function databaseLabel(url: string, schema?: string): string {
   const location = parseDatabaseUrl(url);
-  const where = location.engine === 'sqlite' ? location.path : 'the configured database';
-  return `${command}: note: no database was at ${where}; created a new, empty one (set ${variable} to use another)`;
+  if (location.engine === 'sqlite') return location.path;
+  let bare: string;
+  try {
+    const parsed = new URL(location.url);
+    bare = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    bare = 'PostgreSQL (unparsable URL)';
+  }
+  return schema === undefined ? bare : `${bare}, schema ${schema}`;
 }
 
 /** `sqlite:./data/x.db`, `sqlite::memory:`, or a postgres:// URL; anything else is refused. */
 export async function openDatabase<DB>(url: string, options: OpenOptions = {}): Promise<Database<DB>> {
   const location = parseDatabaseUrl(url);
   if (location.engine === 'postgres') return openPostgres<DB>(location.url, options);
-  return openSqlite<DB>(location.path);
+  return openSqlite<DB>(location.path, options.create ?? true);
 }
 
-function openSqlite<DB>(path: string): Database<DB> {
+function openSqlite<DB>(path: string, create: boolean): Database<DB> {
   const created = path !== ':memory:' && !existsSync(path);
+  if (created && !create) throw new DatabaseMissingError(path);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const { raw, database } = openNodeSqlite(path);
   // WAL lets readers run beside the single writer; busy_timeout waits instead of failing
@@ -101,6 +145,8 @@ function openSqlite<DB>(path: string): Database<DB> {
   return {
     db,
     engine: 'sqlite',
+    schema: undefined,
+    label: path,
     created,
     ping: async () => {
       await sql`select 1`.execute(db);
@@ -111,17 +157,9 @@ function openSqlite<DB>(path: string): Database<DB> {
 
 async function openPostgres<DB>(url: string, options: OpenOptions): Promise<Database<DB>> {
   const schema = options.schema;
-  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema))
+  if (schema !== undefined && !new RegExp(SCHEMA_NAME_PATTERN).test(schema))
     throw new Error(`invalid schema name ${schema}`);
-  if (schema) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      await admin.query(`create schema if not exists "${schema}"`);
-    } finally {
-      await admin.end();
-    }
-  }
+  const created = schema ? await ensureSchema(url, schema, options.create ?? true) : false;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,
@@ -131,10 +169,37 @@ async function openPostgres<DB>(url: string, options: OpenOptions): Promise<Data
   return {
     db,
     engine: 'postgres',
-    created: false,
+    schema,
+    label: databaseLabel(url, schema),
+    created,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Creates the schema unless it exists; true when it did. Asked first because CREATE SCHEMA IF
+ * NOT EXISTS needs the CREATE privilege on the database even when the schema is there, which a
+ * least-privilege role given a schema made by its DBA does not have.
+ */
+async function ensureSchema(url: string, schema: string, create: boolean): Promise<boolean> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const exists = async () =>
+    (await admin.query('select 1 from pg_catalog.pg_namespace where nspname = $1', [schema])).rowCount !== 0;
+  try {
+    if (await exists()) return false;
+    if (!create) throw new DatabaseMissingError(databaseLabel(url, schema));
+    try {
+      await admin.query(`create schema if not exists "${schema}"`);
+    } catch (error) {
+      // Two processes creating it at once collide in the catalog despite IF NOT EXISTS.
+      if (!(await exists())) throw error;
+    }
+    return true;
+  } finally {
+    await admin.end();
+  }
 }

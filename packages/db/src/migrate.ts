@@ -1,5 +1,5 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
-import { engineOf } from './portable.ts';
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { currentSchema, MIGRATION_TABLE } from './portable.ts';
 import { scopedToSchema } from './scoped-introspector.ts';
 
 /** Migrations declared in code (a record keyed by sortable names), so no directory scanning. */
@@ -21,21 +21,17 @@ export interface MigrationOutcome {
 export async function migrateToLatest<DB>(
   db: Kysely<DB>,
   migrations: Record<string, Migration>,
-  options: { table?: string } = {},
 ): Promise<MigrationOutcome> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one, so on a
   // PostgreSQL server with other schemas (parallel tests, other services) it would find theirs
   // and never create its own. Pin it to the connection's current schema.
-  const schema =
-    engineOf(db as Kysely<unknown>) === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
+  const schema = await currentSchema(db);
   const migrator = new Migrator({
     db: schema ? scopedToSchema(db, schema) : db,
     provider: new RecordMigrationProvider(migrations),
     ...(schema ? { migrationTableSchema: schema } : {}),
-    migrationTableName: options.table ?? 'kysely_migration',
-    migrationLockTableName: `${options.table ?? 'kysely_migration'}_lock`,
+    migrationTableName: MIGRATION_TABLE,
+    migrationLockTableName: `${MIGRATION_TABLE}_lock`,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

@@ -33,7 +33,11 @@ export interface IsolatedDatabase<DB> {
   drop(): Promise<void>;
 }
 
-/** A fresh database: a temp SQLite file, or a fresh PostgreSQL schema, dropped afterwards. */
+/**
+ * A fresh database: a temp SQLite file, or a fresh PostgreSQL schema, dropped afterwards. The
+ * schema goes through the same `schema` option of openDatabase that a service's configured
+ * schema (`*_DATABASE_SCHEMA`, via openServiceDatabase) does.
+ */
 export async function isolatedDatabase<DB>(engine: Engine): Promise<IsolatedDatabase<DB>> {
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'db-test-'));
@@ -59,15 +63,35 @@ export async function isolatedDatabase<DB>(engine: Engine): Promise<IsolatedData
     schema,
     drop: async () => {
       await database.close().catch(() => {});
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists "${schema}" cascade`);
-      } finally {
-        await client.end();
-      }
+      await adminQuery(url, `drop schema if exists "${schema}" cascade`);
     },
   };
+}
+
+/** One statement on a connection of its own. */
+async function adminQuery(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A whole fresh PostgreSQL database (on the server of TEST_DATABASE_URL), for tests of what
+ * services do with a database of their own: its default schemas and its `public` schema are
+ * shared by nobody else. Dropped afterwards, connections and all.
+ */
+export async function isolatedPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = process.env.TEST_DATABASE_URL;
+  if (!server) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await adminQuery(server, `create database "${name}"`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return { url: url.href, drop: () => adminQuery(server, `drop database if exists "${name}" with (force)`) };
 }
 
 /** A Redis client with a unique key prefix, or undefined (with the reason) when TEST_REDIS_URL is unset. */

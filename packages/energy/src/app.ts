@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { type Database, migrateToLatest, openDatabase } from '@app/db';
+import { type Database, openServiceDatabase } from '@app/db';
 import { type App, createServer, type OpenApiInfo } from '@app/http-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { energyApi } from './api.ts';
 import type { EnergyConfig } from './config.ts';
-import { energyMigrations } from './db/migrations.ts';
+import { ENERGY_DATABASE } from './db/database.ts';
 import type { EnergyDatabase } from './db/schema.ts';
 import { energyErrorFromFramework, energyErrors } from './errors.ts';
 import {
@@ -15,6 +15,13 @@ import {
   splitExtension,
 } from './format/negotiate.ts';
 import { renderError } from './format/respond.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where this service's data is, without credentials (printed at start-up). */
+    databaseLabel: string;
+  }
+}
 
 export interface BuildOptions {
   /** An already-open database (tests share one across app instances); otherwise config.databaseUrl. */
@@ -86,8 +93,11 @@ function negotiation(request: FastifyRequest, _reply: FastifyReply, done: (error
 
 /** Builds the energy asset service: migrations run, routes registered, nothing listening yet. */
 export async function buildApp(config: EnergyConfig, options: BuildOptions = {}): Promise<App> {
-  const database = options.database ?? (await openDatabase<EnergyDatabase>(config.databaseUrl));
-  await migrateToLatest(database.db, energyMigrations);
+  const database = await openServiceDatabase<EnergyDatabase>(
+    ENERGY_DATABASE,
+    config,
+    options.database ? { database: options.database } : {},
+  );
   const app = await createServer({
     service: 'energy',
     log: { level: config.logLevel, format: config.logFormat },
@@ -104,6 +114,8 @@ export async function buildApp(config: EnergyConfig, options: BuildOptions = {})
       render: renderError,
     },
   });
+  app.decorate('databaseLabel', database.label);
+  if (database.legacyNotice) app.log.warn(database.legacyNotice);
   app.addHook('onRequest', negotiation);
   await app.register(energyApi(config, database.db));
   if (!options.database) app.addHook('onClose', async () => database.close());

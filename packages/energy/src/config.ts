@@ -1,4 +1,10 @@
-import { anchorDatabaseUrl, DATABASE_URL_FORMS, DATABASE_URL_PATTERN } from '@app/db';
+import {
+  anchorDatabaseUrl,
+  DATABASE_URL_FORMS,
+  DATABASE_URL_PATTERN,
+  SCHEMA_NAME_PATTERN,
+  SCHEMA_NAME_FORM,
+} from '@app/db';
 import {
   type EnvMapping,
   LOG_FORMAT,
@@ -27,6 +33,13 @@ export const EnergyConfigSchema = Type.Object(
       description:
         'sqlite:<path> (embedded; relative to the project directory) or postgres://user@host:port/db',
     }),
+    databaseSchema: Type.String({
+      default: 'energy',
+      pattern: SCHEMA_NAME_PATTERN,
+      expected: SCHEMA_NAME_FORM,
+      description:
+        "PostgreSQL schema of the energy service's tables and migrations (created if missing; unused on SQLite), so one database serves both services; tables an earlier version put in public stay there",
+    }),
     logLevel: Type.Union(
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
       { default: 'info' },
@@ -53,6 +66,7 @@ export const ENERGY_ENV: EnvMapping = {
   port: 'ENERGY_PORT',
   publicUrl: 'ENERGY_PUBLIC_URL',
   databaseUrl: 'ENERGY_DATABASE_URL',
+  databaseSchema: 'ENERGY_DATABASE_SCHEMA',
   logLevel: 'ENERGY_LOG_LEVEL',
   logFormat: 'ENERGY_LOG_FORMAT',
   bodyLimitBytes: 'ENERGY_BODY_LIMIT_BYTES',

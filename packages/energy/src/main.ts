@@ -1,4 +1,3 @@
-import { parseDatabaseUrl } from '@app/db';
 import { closeOnSignals, listenQuietly, runMain } from '@app/http-kit';
 import { buildApp } from './app.ts';
 import { type EnergyConfig, loadEnergyConfig } from './config.ts';
@@ -26,10 +25,9 @@ export async function prepareEnergy(config: EnergyConfig): Promise<Prepared> {
     async listen() {
       const address = await listenQuietly(app, { host: config.host, port: config.port });
       const url = (config.publicUrl ?? address).replace(/\/+$/, '');
-      const database = parseDatabaseUrl(config.databaseUrl);
       const banner = [
         `energy asset service listening on ${url} (docs: ${url}/docs)`,
-        `  data: ${database.engine === 'sqlite' ? database.path : 'PostgreSQL'}`,
+        `  data: ${app.databaseLabel}`,
         '  Get a token: npx energyctl users add --email EMAIL --password-stdin',
       ];
       return { url, drainDeadlineMs: config.drainDeadlineMs, banner, close };

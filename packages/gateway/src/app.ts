@@ -1,4 +1,4 @@
-import { createRedis, type Database, migrateToLatest, openDatabase, type Redis } from '@app/db';
+import { createRedis, type Database, openServiceDatabase, type Redis } from '@app/db';
 import { type App, createServer, registryOf } from '@app/http-kit';
 import { Counter } from 'prom-client';
 import { createAccess } from './access/index.ts';
@@ -7,7 +7,7 @@ import { messagesRoutes } from './front-doors/messages/index.ts';
 import { responsesRoutes } from './front-doors/responses/index.ts';
 import type { GatewayConfig } from './config.ts';
 import { mountWeb } from './dashboard/mount.ts';
-import { gatewayMigrations } from './db/migrations.ts';
+import { GATEWAY_DATABASE } from './db/database.ts';
 import type { GatewayDatabase } from './db/schema.ts';
 import { renderGatewayError } from './error-format.ts';
 import { gatewayErrorFromFramework } from './errors.ts';
@@ -16,6 +16,13 @@ import { createRateLimiter } from './limits/index.ts';
 import { gatewayRequestLogFields } from './request-log.ts';
 import { createRouting } from './routing/index.ts';
 import { createUpstream } from './upstream/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Where this service's data is, without credentials (printed at start-up). */
+    databaseLabel: string;
+  }
+}
 
 /** The security scheme, with how to get a token (what /docs shows under Authorize). */
 const BEARER_AUTH = {
@@ -48,11 +55,14 @@ export interface BuildOptions {
 
 /** Builds the gateway: migrations run, areas composed, routes registered, nothing listening yet. */
 export async function buildApp(config: GatewayConfig, options: BuildOptions = {}): Promise<App> {
-  const database = options.database ?? (await openDatabase<GatewayDatabase>(config.databaseUrl));
+  const database = await openServiceDatabase<GatewayDatabase>(
+    GATEWAY_DATABASE,
+    config,
+    options.database ? { database: options.database } : {},
+  );
   const redis =
     options.redis ??
     (config.redisUrl ? createRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix }) : undefined);
-  await migrateToLatest(database.db, gatewayMigrations);
   const app = await createServer({
     service: 'gateway',
     log: { level: config.logLevel, format: config.logFormat },
@@ -78,6 +88,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   // A burst of new requests is spread over loop turns (pipeline/admission.ts, 5 ms each).
   const admission = createAdmission({ budgetMs: 5 });
   app.addHook('onRequest', (_request, _reply, done) => admission.admit(done));
+  app.decorate('databaseLabel', database.label);
+  if (database.legacyNotice) app.log.warn(database.legacyNotice);
   // Everything opened from here on is closed with the app, also when start-up fails half-way.
   const closers: Array<() => Promise<void>> = [];
   app.addHook('onClose', async () => {

@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { anchorDatabaseUrl, DATABASE_URL_FORMS, DATABASE_URL_PATTERN } from '@app/db';
+import {
+  anchorDatabaseUrl,
+  DATABASE_URL_FORMS,
+  DATABASE_URL_PATTERN,
+  SCHEMA_NAME_PATTERN,
+  SCHEMA_NAME_FORM,
+} from '@app/db';
 import {
   ConfigError,
   type EnvMapping,
@@ -54,6 +60,13 @@ export const GatewayConfigSchema = Type.Object(
       description:
         'sqlite:<path> (embedded; relative to the project directory) or postgres://user@host:port/db',
     }),
+    databaseSchema: Type.String({
+      default: 'gateway',
+      pattern: SCHEMA_NAME_PATTERN,
+      expected: SCHEMA_NAME_FORM,
+      description:
+        "PostgreSQL schema of the gateway's tables and migrations (created if missing; unused on SQLite), so one database serves both services; tables an earlier version put in public stay there",
+    }),
     redisUrl: Type.Optional(
       Type.String({
         pattern: '^rediss?://',
@@ -102,6 +115,7 @@ export const GATEWAY_ENV: EnvMapping = {
   publicUrl: 'GATEWAY_PUBLIC_URL',
   dataDir: 'GATEWAY_DATA_DIR',
   databaseUrl: 'GATEWAY_DATABASE_URL',
+  databaseSchema: 'GATEWAY_DATABASE_SCHEMA',
   redisUrl: 'REDIS_URL',
   redisKeyPrefix: 'GATEWAY_REDIS_KEY_PREFIX',
   logLevel: 'GATEWAY_LOG_LEVEL',

@@ -6,11 +6,11 @@ import { tokenHint } from './errors.ts';
 export const DASHBOARD_PATH = '/dashboard';
 
 /**
- * True when this gateway serves the account dashboard. Asked of the router at render time, so
- * the hint follows whatever was mounted (the dashboard has its own configuration).
+ * True when this gateway serves the account dashboard (decided once, when it was mounted: when it
+ * is off, /dashboard still answers, saying why).
  */
-function servesDashboard(request: FastifyRequest): boolean {
-  return request.server.hasRoute({ method: 'GET', url: DASHBOARD_PATH });
+export function servesDashboard(request: FastifyRequest): boolean {
+  return request.server.dashboardEnabled === true;
 }
 
 /**

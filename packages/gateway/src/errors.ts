@@ -113,6 +113,12 @@ export const gatewayErrors = defineErrors({
     type: 'invalid_request_error',
     message: (p: { method: string; path: string }) => `Unknown route ${p.method} ${p.path}.`,
   },
+  gateway_dashboard_off: {
+    status: 404,
+    type: 'invalid_request_error',
+    message: (p: { reason: string }) =>
+      `The account dashboard is off on this gateway (${p.reason}). ${tokenHint(undefined)}`,
+  },
   body_too_large: {
     status: 413,
     type: 'invalid_request_error',

@@ -9,7 +9,7 @@ import {
 } from './access/demo.ts';
 import { buildApp } from './app.ts';
 import { type GatewayConfig, loadGatewayConfig } from './config.ts';
-import { devIdpBanner } from './dashboard/mount.ts';
+import { dashboardBanner, devIdpBanner } from './dashboard/mount.ts';
 import { DASHBOARD_PATH } from './error-format.ts';
 import type { UpstreamConfig } from './upstream/config.ts';
 
@@ -78,15 +78,13 @@ function banner(
   parts: { simulator: Simulator | undefined; demo: DemoAccount | undefined },
 ): string[] {
   const database = parseDatabaseUrl(config.databaseUrl);
-  const dashboard = app.hasRoute({ method: 'GET', url: DASHBOARD_PATH })
-    ? `${url}${DASHBOARD_PATH}`
-    : undefined;
+  const dashboard = app.dashboardEnabled ? `${url}${DASHBOARD_PATH}` : undefined;
   return [
     `model gateway listening on ${url} (docs: ${url}/docs)`,
-    ...(dashboard ? [`  dashboard: ${dashboard}`] : []),
+    ...dashboardBanner(config, url),
     ...devIdpBanner(config),
     ...(parts.simulator ? [`  upstream simulator listening on ${parts.simulator.url}`] : []),
-    `  data: ${database.engine === 'sqlite' ? database.path : 'PostgreSQL'}, signing key in ${config.dataDir}`,
+    `  data: ${app.databaseLabel}, signing key in ${config.dataDir}`,
     ...(parts.demo
       ? demoInstructions(parts.demo, url).split('\n')
       : tokenInstructions({ demo: config.access.demoSeed && database.engine === 'sqlite', dashboard })),

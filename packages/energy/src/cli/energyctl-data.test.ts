@@ -1,4 +1,4 @@
-/** energyctl run from anywhere opens the database the service opens, and says when it creates one. */
+/** energyctl run from anywhere opens the database the service opens, and names it. */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -17,10 +17,10 @@ after(() => {
   rmSync(elsewhere, { recursive: true, force: true });
 });
 
-function addUser(cwd: string, email: string) {
+function addUser(cwd: string, email: string, ...more: string[]) {
   return spawnSync(
     process.execPath,
-    [bin, 'users', 'add', '--email', email, '--password', 'secret-password'],
+    [bin, 'users', 'add', '--email', email, '--password', 'secret-password', ...more],
     {
       cwd,
       env,
@@ -30,20 +30,17 @@ function addUser(cwd: string, email: string) {
 }
 
 test('a relative database path is from the project directory, not the current one', () => {
-  const first = addUser(elsewhere, 'a@example.com');
+  const first = addUser(elsewhere, 'a@example.com', '--create');
   assert.equal(first.status, 0, first.stderr);
   const path = join(PROJECT_ROOT, 'data', name, 'energy.db');
-  assert.equal(
-    first.stderr.trim(),
-    `energyctl: note: no database was at ${path}; created a new, empty one (set ENERGY_DATABASE_URL to use another)`,
-  );
+  assert.equal(first.stderr.trim(), `energyctl: database: ${path} (new, empty: created now)`);
   assert.deepEqual(readdirSync(elsewhere), []);
 
   const subdirectory = join(PROJECT_ROOT, 'packages', 'energy');
   const second = addUser(subdirectory, 'b@example.com');
   assert.equal(second.status, 0, second.stderr);
   assert.match(second.stdout, /^\{"user_id": 2,/, 'the same database');
-  assert.equal(second.stderr, '');
+  assert.equal(second.stderr.trim(), `energyctl: database: ${path}`);
   assert.equal(existsSync(join(subdirectory, 'data', name)), false);
   assert.equal(loadEnergyConfig(env).databaseUrl, `sqlite:${path}`, 'the service opens the same file');
 });

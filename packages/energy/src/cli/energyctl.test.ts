@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -11,7 +11,8 @@ import type { EnergyDatabase } from '../db/schema.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'energyctl-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const url = `sqlite:${join(dir, 'energy.db')}`;
+const path = join(dir, 'energy.db');
+const url = `sqlite:${path}`;
 const bin = join(import.meta.dirname, '../../bin/energyctl.js');
 
 function run(args: string[], env: Record<string, string> = { ENERGY_DATABASE_URL: url }, input = '') {
@@ -22,9 +23,29 @@ function run(args: string[], env: Record<string, string> = { ENERGY_DATABASE_URL
   });
 }
 
-test('users add creates a user and prints its id and token; the token is stored hashed', async () => {
+test('without --create, refuses to create the database, naming it and the settings; creates nothing', () => {
   const result = run(['users', 'add', '--email', 'ops@example.com', '--password', 'secret-password']);
+  assert.equal(result.status, 1);
+  assert.equal(
+    result.stderr,
+    `energyctl: no database at ${path}; set ENERGY_DATABASE_URL (and ENERGY_DATABASE_SCHEMA) to the energy service's database, or pass --create to create a new, empty one there\n`,
+  );
+  assert.equal(result.stdout, '');
+  assert.equal(existsSync(path), false);
+});
+
+test('users add creates a user and prints its id and token; the token is stored hashed', async () => {
+  const result = run([
+    'users',
+    'add',
+    '--email',
+    'ops@example.com',
+    '--password',
+    'secret-password',
+    '--create',
+  ]);
   assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stderr, `energyctl: database: ${path} (new, empty: created now)\n`);
   assert.match(result.stdout, /^\{"user_id": 1, "token": "[A-Za-z0-9_-]{43}"\}\n$/);
   const { token } = JSON.parse(result.stdout);
   const database = await openDatabase<EnergyDatabase>(url);
@@ -64,6 +85,7 @@ test('--password-stdin reads the password from standard input, without its line 
   const args = ['users', 'add', '--email', 'stdin@example.com', '--password-stdin'];
   const result = run(args, { ENERGY_DATABASE_URL: url }, 'typed at a prompt\n');
   assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stderr, `energyctl: database: ${path}\n`, 'the database named on every write');
   const database = await openDatabase<EnergyDatabase>(url);
   try {
     const user = await database.db

@@ -3,10 +3,10 @@
  * a demo user, project and allocations are created and a token is issued, so the printed
  * curl line works at once. Never on PostgreSQL (a real deployment), never twice.
  */
-import { type Database, isPostgresUrl, migrateToLatest, openDatabase } from '@app/db';
+import { type Database, isPostgresUrl, openServiceDatabase } from '@app/db';
 import type { GatewayConfig } from '../config.ts';
 import { PROVIDERS } from '../contracts.ts';
-import { gatewayMigrations } from '../db/migrations.ts';
+import { GATEWAY_DATABASE } from '../db/database.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import {
   AccessAdminError,
@@ -69,9 +69,8 @@ export async function seedDemo(
 export async function seedDemoOnFirstStart(config: GatewayConfig): Promise<DemoAccount | undefined> {
   if (!config.access.demoSeed || isPostgresUrl(config.databaseUrl) || config.databaseUrl.includes(':memory:'))
     return undefined;
-  const database = await openDatabase<GatewayDatabase>(config.databaseUrl);
+  const database = await openServiceDatabase<GatewayDatabase>(GATEWAY_DATABASE, config);
   try {
-    await migrateToLatest(database.db, gatewayMigrations);
     return await seedDemo(database, config);
   } finally {
     await database.close();

@@ -107,7 +107,7 @@ describe(
       const err: string[] = [];
       const code = await main(args, env, { out: () => {}, err: (line) => err.push(line) });
       assert.equal(code, 0, err.join('\n'));
-      assert.deepEqual(err, []);
+      assert.deepEqual(err, [`gatewayctl: database: ${isolated.database.label}`], 'only the database line');
     };
   },
 );
@@ -123,7 +123,7 @@ describe('revocation announcement without a reachable Redis', () => {
       };
       const quiet = { out: () => {}, err: () => {} };
       for (const args of [
-        ['users', 'add', '--email', 'n@example.com'],
+        ['users', 'add', '--email', 'n@example.com', '--create'],
         ['projects', 'add', 'n'],
         ['members', 'request', 'n', 'n@example.com'],
       ])

@@ -43,11 +43,19 @@ describe('gatewayctl from a subdirectory', () => {
     rmSync(elsewhere, { recursive: true, force: true });
   });
 
-  it('opens the database the service opens, and says so when it has to create one', async () => {
-    const first = await run(elsewhere, env, 'users', 'add', '--email', 'a@example.com');
+  it('opens the database the service opens, names it on stderr, and creates it only with --create', async () => {
+    const path = join(dataDir, 'gateway.db');
+    const refused = await run(elsewhere, env, 'users', 'add', '--email', 'a@example.com');
+    assert.equal(refused.code, 1);
+    assert.equal(
+      refused.stderr.trim(),
+      `gatewayctl: no database at ${path}; set GATEWAY_DATABASE_URL (and GATEWAY_DATABASE_SCHEMA) to the gateway service's database, or pass --create to create a new, empty one there`,
+    );
+    assert.equal(existsSync(path), false, 'nothing created without --create');
+
+    const first = await run(elsewhere, env, 'users', 'add', '--email', 'a@example.com', '--create');
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stderr, new RegExp(`created a new, empty one`));
-    assert.ok(first.stderr.includes(join(dataDir, 'gateway.db')), first.stderr);
+    assert.equal(first.stderr.trim(), `gatewayctl: database: ${path} (new, empty: created now)`);
     assert.deepEqual(readdirSync(elsewhere), [], 'nothing created in the current directory');
 
     // A real subdirectory of the project, as an operator's shell would be in.
@@ -55,7 +63,7 @@ describe('gatewayctl from a subdirectory', () => {
     const second = await run(subdirectory, env, 'users', 'add', '--email', 'b@example.com');
     assert.equal(second.code, 0, second.stderr);
     assert.equal(second.stdout.trim(), 'created user 2 b@example.com', 'the same database');
-    assert.equal(second.stderr, '', 'no notice: the database existed');
+    assert.equal(second.stderr.trim(), `gatewayctl: database: ${path}`, 'named on every write');
     assert.equal(existsSync(join(subdirectory, 'data')), false);
 
     const service = loadGatewayConfig(env);
@@ -73,7 +81,7 @@ describe('gatewayctl signing key', () => {
     const err: string[] = [];
     const io = { out: () => {}, err: (line: string) => err.push(line) };
     for (const args of [
-      ['users', 'add', '--email', 'k@example.com'],
+      ['users', 'add', '--email', 'k@example.com', '--create'],
       ['projects', 'add', 'keys'],
       ['members', 'request', 'keys', 'k@example.com'],
       ['members', 'approve', 'keys', 'k@example.com'],
@@ -83,12 +91,14 @@ describe('gatewayctl signing key', () => {
     err.length = 0;
     const issue = ['tokens', 'issue', '--email', 'k@example.com', '--project', 'keys'];
     assert.equal(await main(issue, env, io), 0);
+    const database = `gatewayctl: database: ${join(dir, 'g.db')}`;
     assert.deepEqual(err, [
+      database,
       `gatewayctl: no signing key at ${join(dir, 'signing-keys.json')}; generating a new one there`,
     ]);
     err.length = 0;
     assert.equal(await main(issue, env, io), 0);
-    assert.deepEqual(err, [], 'the key exists now: nothing to say');
+    assert.deepEqual(err, [database], 'the key exists now: nothing more to say');
   });
 });
 
@@ -106,7 +116,7 @@ describe('gatewayctl money', () => {
   }
 
   it('prints an allocation to the micro-dollar', async () => {
-    await ctl('projects', 'add', 'p');
+    await ctl('projects', 'add', 'p', '--create');
     assert.equal(
       await ctl('allocations', 'set', 'p', 'cloud_b', '0.0001'),
       'p/cloud_b allocation set to $0.0001',

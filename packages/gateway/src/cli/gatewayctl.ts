@@ -1,7 +1,7 @@
 /**
  * gatewayctl: the operator command. Loads configuration exactly like the server
- * (loadGatewayConfig over the environment), opens the same database, runs pending migrations,
- * and calls the shared admin service (access/admin.ts). Exit 0 done, 1 refused, 2 wrong usage.
+ * (loadGatewayConfig over the environment), opens the same database (never a new one without
+ * --create), runs pending migrations, and calls the shared admin service (access/admin.ts). Exit 0 done, 1 refused, 2 wrong usage.
  * Usage is checked before the heavy modules load, so mistakes are answered instantly.
  */
 import { parseArgs } from 'node:util';
@@ -23,6 +23,7 @@ function parse(argv: readonly string[]) {
       strict: true,
       options: {
         help: { type: 'boolean', short: 'h' },
+        create: { type: 'boolean' },
         email: { type: 'string' },
         admin: { type: 'boolean' },
         json: { type: 'boolean' },
@@ -50,10 +51,10 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: Io): Pro
     io.err(HELP);
     return 2;
   }
-  const { help: _help, ...options } = values;
+  const { help: _help, create, ...options } = values;
   const invocation = validate(positionals, options);
   const { runCommand } = await import('./run-command.ts');
-  const outcome = await runCommand(invocation, env, io);
+  const outcome = await runCommand(invocation, env, io, { create: create === true });
   if (!outcome) return 0;
   io.err(`gatewayctl: ${outcome.refused}`);
   return 1;

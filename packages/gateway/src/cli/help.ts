@@ -26,8 +26,10 @@ The list commands print a table, or with --json one JSON array for scripts; "tok
 without --email or --project lists every token (never the token itself, only its id).
 "tokens issue" prints only the token (shown once; the gateway stores only its id).
 
-Configuration is read like the server's: GATEWAY_DATABASE_URL, GATEWAY_DATA_DIR,
-GATEWAY_SIGNING_KEY_PATH, GATEWAY_TOKEN_TTL, GATEWAY_TOKEN_MAX_TTL.
+Configuration is read like the server's: GATEWAY_DATABASE_URL, GATEWAY_DATABASE_SCHEMA,
+GATEWAY_DATA_DIR, GATEWAY_SIGNING_KEY_PATH, GATEWAY_TOKEN_TTL, GATEWAY_TOKEN_MAX_TTL.
+Every command names the database it uses on stderr. Where the gateway has no database yet
+(no SQLite file, no schema) a command refuses, unless given --create: then it creates one.
 
 Exit status: 0 done, 1 refused (unknown project, unapproved member, no allocation, ...),
 2 wrong usage.

@@ -43,17 +43,14 @@ for (const { engine, skip } of testEngines())
       );
     }
 
-    /** The test's database for gatewayctl: on PostgreSQL its schema travels in the URL. */
-    function cliDatabaseUrl(): string {
-      const { url, schema } = gateway.shared;
-      if (!schema) return url;
-      const withSchema = new URL(url);
-      withSchema.searchParams.set('options', `-c search_path=${schema}`);
-      return withSchema.href;
-    }
-
     async function gatewayctl(...args: string[]): Promise<string> {
-      const env = { GATEWAY_DATABASE_URL: cliDatabaseUrl(), GATEWAY_DATA_DIR: gateway.config.dataDir };
+      // The test's database, as an operator points gatewayctl at a service's: URL and schema.
+      const { url, schema } = gateway.shared;
+      const env = {
+        GATEWAY_DATABASE_URL: url,
+        ...(schema ? { GATEWAY_DATABASE_SCHEMA: schema } : {}),
+        GATEWAY_DATA_DIR: gateway.config.dataDir,
+      };
       const out: string[] = [];
       const err: string[] = [];
       const code = await main(args, env, { out: (line) => out.push(line), err: (line) => err.push(line) });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, redactUrl } from '@app/http-kit';
 import { loadGatewayConfig } from '../config.ts';
-import { dashboardEnabled, devIdpEnabled } from './config.ts';
+import { dashboardEnabled, dashboardOff, devIdpEnabled } from './config.ts';
 import { startDashboardApp } from './testing.ts';
 
 const PG = 'postgres://gw@db.internal:5432/gateway';
@@ -67,13 +67,55 @@ test("a sign-in callback's code and state never reach the request log", () => {
   );
 });
 
-test('without an identity provider the gateway serves no dashboard and does not link to it', async () => {
+test('says why the dashboard is off and what turns it on: on PostgreSQL, with GATEWAY_DEV_IDP=off, or switched off', () => {
+  assert.equal(dashboardOff(loadGatewayConfig({})), undefined);
+  const postgres = dashboardOff(loadGatewayConfig({ GATEWAY_DATABASE_URL: PG }));
+  assert.match(
+    postgres?.reason ?? '',
+    /no identity provider: GATEWAY_OIDC_ISSUER is not set, and the development provider starts on its own only on the embedded SQLite database/,
+  );
+  assert.match(
+    postgres?.turnOn ?? '',
+    /^set GATEWAY_OIDC_ISSUER, GATEWAY_OIDC_CLIENT_ID and GATEWAY_OIDC_CLIENT_SECRET .*or GATEWAY_DEV_IDP=on/,
+  );
+  assert.match(
+    dashboardOff(loadGatewayConfig({ GATEWAY_DEV_IDP: 'off' }))?.reason ?? '',
+    /GATEWAY_DEV_IDP=off/,
+  );
+  assert.deepEqual(dashboardOff(loadGatewayConfig({ GATEWAY_DASHBOARD: 'false' })), {
+    reason: 'GATEWAY_DASHBOARD=false',
+    turnOn: 'set GATEWAY_DASHBOARD=true',
+  });
+});
+
+test('without an identity provider /dashboard says why it is off and the landing page does not link it', async () => {
   const gateway = await startDashboardApp({ dashboard: { devIdp: 'off' } });
   try {
     assert.equal(gateway.app.dashboardEnabled, false);
-    const dashboard = await gateway.app.inject({ method: 'GET', url: '/dashboard' });
-    assert.equal(dashboard.statusCode, 404);
-    assert.equal(dashboard.json().error.code, 'not_found');
+    for (const url of ['/dashboard', '/dashboard/projects']) {
+      const dashboard = await gateway.app.inject({ method: 'GET', url });
+      assert.equal(dashboard.statusCode, 404);
+      assert.equal(dashboard.json().error.code, 'gateway_dashboard_off');
+      assert.match(
+        dashboard.json().error.message,
+        /^The account dashboard is off on this gateway \(no identity provider: GATEWAY_OIDC_ISSUER is not set and GATEWAY_DEV_IDP=off\)\. Ask the gateway's operator/,
+      );
+    }
+    const page = await gateway.app.inject({
+      method: 'GET',
+      url: '/dashboard',
+      headers: { accept: 'text/html' },
+    });
+    assert.equal(page.statusCode, 404);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.match(page.body, /<title>Dashboard off - Model gateway<\/title>/);
+    assert.match(page.body, /The account dashboard is off on this gateway \(no identity provider/);
+    const unauthorized = await gateway.app.inject({ method: 'GET', url: '/v1/models' });
+    assert.doesNotMatch(
+      unauthorized.json().error.message,
+      /dashboard/,
+      'the 401 hint does not send callers there',
+    );
     assert.equal(
       (await gateway.app.inject({ method: 'GET', url: '/dev-idp/.well-known/openid-configuration' }))
         .statusCode,

@@ -115,6 +115,39 @@ function sessionDurationProblems(dashboard: DashboardConfig): string[] {
     );
 }
 
+/** Why /dashboard is not served and what turns it on; undefined when it is served. */
+export interface DashboardOff {
+  readonly reason: string;
+  readonly turnOn: string;
+}
+
+const SIGN_IN =
+  'set GATEWAY_OIDC_ISSUER, GATEWAY_OIDC_CLIENT_ID and GATEWAY_OIDC_CLIENT_SECRET (docs/gateway/dashboard.md), ' +
+  'or GATEWAY_DEV_IDP=on to try it with the development users (never in production)';
+
+/**
+ * The dashboard needs somewhere to sign in. On PostgreSQL (a real deployment) the development
+ * provider, whose users and passwords are fixed, does not start on its own, so without an issuer
+ * there is no dashboard: start-up and /dashboard say so, and what turns it on.
+ */
+export function dashboardOff(config: DashboardSetting): DashboardOff | undefined {
+  if (dashboardEnabled(config)) return undefined;
+  const { enabled, devIdp } = config.dashboard;
+  const provider = config.dashboard.issuer !== undefined || devIdpEnabled(config);
+  if (!enabled)
+    return {
+      reason: 'GATEWAY_DASHBOARD=false',
+      turnOn: provider ? 'set GATEWAY_DASHBOARD=true' : `set GATEWAY_DASHBOARD=true and ${SIGN_IN}`,
+    };
+  return {
+    reason:
+      devIdp === 'off'
+        ? 'no identity provider: GATEWAY_OIDC_ISSUER is not set and GATEWAY_DEV_IDP=off'
+        : 'no identity provider: GATEWAY_OIDC_ISSUER is not set, and the development provider starts on its own only on the embedded SQLite database',
+    turnOn: SIGN_IN,
+  };
+}
+
 /** Configuration mistakes the schema cannot express; empty when the section is coherent. */
 export function dashboardConfigProblems(config: DashboardSetting): string[] {
   const { issuer, clientId, clientSecret, devIdp } = config.dashboard;

@@ -8,12 +8,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { GatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
+import { DASHBOARD_PATH } from '../error-format.ts';
 import { DEV_IDP_PATH, devIdpRoutes, inProcessFetch, loadDevUsers } from '../dev-idp/index.ts';
 import type { SecretEnv } from '../upstream/credentials/index.ts';
-import { dashboardEnabled, devIdpEnabled } from './config.ts';
+import { dashboardEnabled, dashboardOff, devIdpEnabled } from './config.ts';
 import type { DashboardContext } from './context.ts';
 import { type DashboardDeps, dashboardRoutes } from './index.ts';
-import { landingRoute } from './landing.ts';
+import { dashboardOffRoute, landingRoute } from './landing.ts';
 
 export interface WebDeps {
   readonly config: GatewayConfig;
@@ -49,7 +50,12 @@ export async function mountWeb(app: FastifyInstance, deps: WebDeps): Promise<voi
   const enabled = dashboardEnabled(config);
   app.decorate('dashboardEnabled', enabled);
   await app.register(landingRoute({ dashboard: enabled }));
-  if (!enabled) return;
+  const off = dashboardOff(config);
+  if (off) {
+    app.log.info(`dashboard off (${off.reason}); to turn it on, ${off.turnOn}`);
+    await app.register(dashboardOffRoute(off));
+    return;
+  }
   const publicBase = publicBaseOf(app, config);
   let devIdp: DashboardDeps['devIdp'];
   if (devIdpEnabled(config)) {
@@ -90,6 +96,14 @@ export async function mountWeb(app: FastifyInstance, deps: WebDeps): Promise<voi
       ...(devIdp ? { devIdp } : {}),
     }),
   );
+}
+
+/** What `npm start` prints about the dashboard: where it is, or why it is off and what turns it on. */
+export function dashboardBanner(config: GatewayConfig, url: string): string[] {
+  const off = dashboardOff(config);
+  return off
+    ? [`  dashboard: off (${off.reason})`, `    to turn it on, ${off.turnOn}`]
+    : [`  dashboard: ${url}${DASHBOARD_PATH}`];
 }
 
 /** Lines `npm start` prints when the development provider runs: who can sign in, and how. */

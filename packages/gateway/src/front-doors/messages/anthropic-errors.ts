@@ -6,6 +6,7 @@
  */
 import type { AppError } from '@app/http-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DASHBOARD_PATH, servesDashboard } from '../../error-format.ts';
 import { tokenHint } from '../../errors.ts';
 
 /** Anthropic's status for "overloaded": its SDKs and Claude Code retry it as such. */
@@ -56,7 +57,7 @@ export function renderAnthropicError(
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  const dashboard = request.server.hasRoute({ method: 'GET', url: '/dashboard' }) ? '/dashboard' : undefined;
+  const dashboard = servesDashboard(request) ? DASHBOARD_PATH : undefined;
   const message =
     error.status === 401
       ? `${error.message} ${tokenHint(dashboard)} Anthropic clients may send it as "x-api-key: <token>" instead.`
