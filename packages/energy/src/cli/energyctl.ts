@@ -1,51 +1,67 @@
 import { parseArgs } from 'node:util';
 import { DatabaseMissingError, DatabaseOwnerError, databaseNotice, openServiceDatabase } from '@app/db';
 import { ConfigError } from '@app/http-kit';
-import { createUser, isEmail, MIN_PASSWORD_LENGTH } from '../auth/credentials.ts';
+import { AdminRefusal } from '../auth/admin.ts';
 import { loadEnergyConfig } from '../config.ts';
 import { ENERGY_DATABASE } from '../db/database.ts';
 import type { EnergyDatabase } from '../db/schema.ts';
 import { DuplicateEmailError } from '../repositories/users.ts';
+import { type Command, COMMANDS, type Options, UsageError } from './commands.ts';
 
-const USAGE = `usage: energyctl users add --email EMAIL (--password PASSWORD | --password-stdin) [--create]
+const USAGE = `usage: energyctl COMMAND [options]
+
+  energyctl users add --email EMAIL (--password PASSWORD | --password-stdin) [--create]
+      a user and its first API token: prints {"user_id": N, "token": "..."}
+  energyctl users list [--json]
+      every user: id, email, live tokens, created
+  energyctl users reset-password --email EMAIL (--password PASSWORD | --password-stdin) [--keep-tokens]
+      a new password; the user's tokens are revoked with it unless --keep-tokens
+  energyctl tokens issue --email EMAIL
+      a new API token for an existing user: prints {"user_id": N, "token": "..."}
+  energyctl tokens list --email EMAIL [--json]
+      the user's tokens by id (the tokens themselves are stored only as hashes)
+  energyctl tokens revoke ID | energyctl tokens revoke --email EMAIL --all
+      one token, or every token of a user
 
 --password-stdin reads the password from standard input, so it stays out of the process list
-and the shell history. Creates a user of the energy asset service in the database named by ENERGY_DATABASE_URL
-(default sqlite:./data/energy.db) and ENERGY_DATABASE_SCHEMA (PostgreSQL), and prints
-{"user_id": N, "token": "..."}. The database used is named on stderr. Where the service has no
-database yet (no SQLite file, no schema) the command refuses, unless given --create.`;
+and the shell history. The database is the one named by ENERGY_DATABASE_URL (default
+sqlite:./data/energy.db) and ENERGY_DATABASE_SCHEMA (PostgreSQL), as for the service, and is
+named on stderr. Where the service has no database yet (no SQLite file, no schema) a command
+refuses, unless given --create. A revoked token stops working within ENERGY_TOKEN_CACHE_TTL_MS
+(2 s by default) on every running instance.
 
-class UsageError extends Error {}
+Exit status: 0 done, 1 refused (unknown user or token, taken email, configuration), 2 wrong usage.`;
 
-async function readUserArgs(
-  argv: readonly string[],
-  stdin: () => Promise<string>,
-): Promise<{ email: string; password: string; create: boolean }> {
+function parse(argv: readonly string[]): {
+  name: string;
+  command: Command;
+  options: Options;
+  rest: string[];
+} {
   const { values, positionals } = parseArgs({
     args: [...argv],
     options: {
       email: { type: 'string' },
       password: { type: 'string' },
       'password-stdin': { type: 'boolean' },
+      'keep-tokens': { type: 'boolean' },
+      all: { type: 'boolean' },
+      json: { type: 'boolean' },
       create: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
   });
-  if (values.help || positionals[0] !== 'users' || positionals[1] !== 'add' || positionals.length !== 2) {
-    throw new UsageError(USAGE);
-  }
-  if (values.password !== undefined && values['password-stdin']) {
-    throw new UsageError('energyctl: give --password or --password-stdin, not both');
-  }
-  const email = values.email?.trim() ?? '';
-  // One trailing line break is the end of the input line, not part of the password.
-  const password = values['password-stdin'] ? (await stdin()).replace(/\r?\n$/, '') : (values.password ?? '');
-  if (!isEmail(email)) throw new UsageError('energyctl: --email must be an email address');
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    throw new UsageError(`energyctl: --password must have at least ${MIN_PASSWORD_LENGTH} characters`);
-  }
-  return { email, password, create: values.create === true };
+  const name = positionals.slice(0, 2).join(' ');
+  const command = COMMANDS[name];
+  if (!command)
+    throw new UsageError(positionals.length === 0 ? USAGE : `unknown command '${name}'\n\n${USAGE}`);
+  const { help: _help, ...options } = values;
+  return { name, command, options, rest: positionals.slice(2) };
+}
+
+function wantsHelp(argv: readonly string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h') || (argv.length === 1 && argv[0] === 'help');
 }
 
 /** Runs the command; returns the exit code. Output goes to the given writers (tests pass their own). */
@@ -56,33 +72,52 @@ export async function energyctl(
   err: (line: string) => void,
   stdin: () => Promise<string> = readStdin,
 ): Promise<number> {
+  if (wantsHelp(argv)) {
+    out(USAGE);
+    return 0;
+  }
   try {
-    const { email, password, create } = await readUserArgs(argv, stdin);
+    const { command, options, rest } = parse(argv);
+    const input = await command.check(options, rest, stdin);
     const config = loadEnergyConfig(env);
-    const database = await openServiceDatabase<EnergyDatabase>(ENERGY_DATABASE, config, { create });
+    const database = await openServiceDatabase<EnergyDatabase>(ENERGY_DATABASE, config, {
+      create: options.create === true,
+    });
     // Named on every run: a shell without the service's settings would otherwise write elsewhere unseen.
     err(databaseNotice('energyctl', database));
     if (database.legacyNotice) err(`energyctl: note: ${database.legacyNotice}`);
     try {
-      const credentials = await createUser(database.db, email, password);
-      out(`{"user_id": ${credentials.user_id}, "token": ${JSON.stringify(credentials.token)}}`);
+      await command.run(database.db, input, out);
       return 0;
     } finally {
       await database.close();
     }
   } catch (error) {
-    if (error instanceof UsageError) err(error.message);
-    else if (error instanceof DatabaseMissingError)
-      err(`energyctl: ${error.message}, or pass --create to create a new, empty one there`);
-    else if (
-      error instanceof ConfigError ||
-      error instanceof DuplicateEmailError ||
-      error instanceof DatabaseOwnerError
-    )
-      err(`energyctl: ${error.message}`);
-    else err(`energyctl: failed: ${error instanceof Error ? error.message : String(error)}`);
-    return error instanceof UsageError ? 2 : 1;
+    return report(error, err);
   }
+}
+
+function report(error: unknown, err: (line: string) => void): number {
+  if (error instanceof UsageError) {
+    err(error.message.startsWith('usage:') ? error.message : `energyctl: ${error.message}`);
+    return 2;
+  }
+  // parseArgs' own refusals (unknown option, missing value) are wrong usage too.
+  if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+    err(`energyctl: ${error.message}. Run 'energyctl --help' for usage.`);
+    return 2;
+  }
+  if (error instanceof DatabaseMissingError)
+    err(`energyctl: ${error.message}, or pass --create to create a new, empty one there`);
+  else if (
+    error instanceof ConfigError ||
+    error instanceof DuplicateEmailError ||
+    error instanceof DatabaseOwnerError ||
+    error instanceof AdminRefusal
+  )
+    err(`energyctl: ${error.message}`);
+  else err(`energyctl: failed: ${error instanceof Error ? error.message : String(error)}`);
+  return 1;
 }
 
 async function readStdin(): Promise<string> {
