@@ -16,13 +16,23 @@ export type AdminErrorCode =
   | 'not_member'
   | 'membership_not_approved'
   | 'no_allocation'
-  | 'invalid_limit';
+  | 'invalid_limit'
+  | 'invalid_scope'
+  | 'invalid_description'
+  | 'unknown_admin_key';
 
+/**
+ * `reason` says what is wrong; `message` adds the gatewayctl command that helps, when there is
+ * one (gatewayctl prints it). The admin API answers with `reason` alone: its caller fixes things
+ * with HTTP requests, not commands.
+ */
 export class AccessAdminError extends Error {
   readonly code: AdminErrorCode;
-  constructor(code: AdminErrorCode, message: string) {
-    super(message);
+  readonly reason: string;
+  constructor(code: AdminErrorCode, reason: string, commandHint?: string) {
+    super(commandHint === undefined ? reason : `${reason} ${commandHint}`);
     this.name = 'AccessAdminError';
     this.code = code;
+    this.reason = reason;
   }
 }
