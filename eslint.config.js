@@ -80,6 +80,20 @@ export default tseslint.config(
   boundary('upstream', ['front-doors', 'pipeline', 'routing', 'access', 'cli']),
   boundary('access', ['front-doors', 'pipeline', 'routing', 'upstream', 'dashboard', 'dev-idp']),
   boundary('ledger', ['front-doors', 'pipeline', 'routing', 'upstream', 'access']),
+  // The admin API is HTTP over the access area's functions (the ones gatewayctl and the
+  // dashboard call), nothing of the model path.
+  boundary('admin-api', [
+    'front-doors',
+    'pipeline',
+    'routing',
+    'upstream',
+    'ledger',
+    'limits',
+    'compression',
+    'dashboard',
+    'dev-idp',
+    'cli',
+  ]),
   // The dashboard reaches the access area (the same functions gatewayctl calls), the
   // credentials' secret reader and the dev identity provider's index; the dev provider only
   // borrows the dashboard's HTML escaping.

@@ -2,6 +2,7 @@ import { createRedis, type Database, openServiceDatabase, type Redis } from '@ap
 import { type App, createServer, registryOf } from '@app/http-kit';
 import { Counter } from 'prom-client';
 import { createAccess } from './access/index.ts';
+import { ADMIN_API_PREFIX, ADMIN_KEY_AUTH, adminApiRoutes } from './admin-api/index.ts';
 import { chatRoutes } from './front-doors/chat-completions/index.ts';
 import { messagesRoutes } from './front-doors/messages/index.ts';
 import { responsesRoutes } from './front-doors/responses/index.ts';
@@ -76,8 +77,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       title: 'Model gateway',
       version: '1.0.0',
       description:
-        'OpenAI-compatible gateway to four model providers. Authenticate with a personal access token.',
-      securitySchemes: { bearerAuth: BEARER_AUTH },
+        'OpenAI-compatible gateway to four model providers. Authenticate with a personal access token; the admin API (/admin/v1) with an admin key.',
+      securitySchemes: { bearerAuth: BEARER_AUTH, adminKey: ADMIN_KEY_AUTH },
     },
     errors: {
       fromFramework: (kind, message, request, param) =>
@@ -120,6 +121,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     const upstream = await createUpstream({ config: config.upstream, log: app.log });
     closers.push(() => upstream.close());
     await app.register(access.routes);
+    await app.register(
+      adminApiRoutes({ db: database.db, authenticate: access.authenticateAdmin, tokens: access.tokens }),
+      { prefix: ADMIN_API_PREFIX },
+    );
     await app.register(routing.routes);
     const anomalies = usageAnomalyCounter(app);
     const limiterErrors = counter(

@@ -17,7 +17,7 @@ import {
   sheddingEnv,
 } from '@app/http-kit';
 import { type Static, Type } from 'typebox';
-import { ACCESS_ENV, AccessConfigSchema } from './access/config.ts';
+import { ACCESS_ENV, AccessConfigSchema, accessConfigProblems } from './access/config.ts';
 import { COMPRESSION_ENV, CompressionConfigSchema } from './compression/config.ts';
 import { DASHBOARD_ENV, DashboardConfigSchema, dashboardConfigProblems } from './dashboard/config.ts';
 import { ROUTING_ENV, RoutingConfigSchema } from './routing/config.ts';
@@ -147,7 +147,7 @@ export function loadGatewayConfig(
     ...(options.overrides ? { overrides: options.overrides } : {}),
     finish: anchorPaths,
   });
-  const problems = dashboardConfigProblems(config);
+  const problems = [...accessConfigProblems(config.access), ...dashboardConfigProblems(config)];
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -1,6 +1,6 @@
 import type { AppError } from '@app/http-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { tokenHint } from './errors.ts';
+import { ADMIN_API_ERROR_CODES, tokenHint } from './errors.ts';
 
 /** Where the account dashboard is served when it is; the 401 hint names it only if it exists. */
 export const DASHBOARD_PATH = '/dashboard';
@@ -15,7 +15,8 @@ export function servesDashboard(request: FastifyRequest): boolean {
 
 /**
  * The OpenAI envelope, so SDK clients raise the error class that matches the status. A 401 ends
- * with how to get a token, naming the dashboard only when it is served.
+ * with how to get a token, naming the dashboard only when it is served (the admin API's 401s
+ * say how to get an admin key instead).
  */
 export function renderGatewayError(
   error: AppError,
@@ -23,7 +24,7 @@ export function renderGatewayError(
   reply: FastifyReply,
 ): FastifyReply {
   const message =
-    error.status === 401
+    error.status === 401 && !ADMIN_API_ERROR_CODES.includes(error.code)
       ? `${error.message} ${tokenHint(servesDashboard(request) ? DASHBOARD_PATH : undefined)}`
       : error.message;
   return reply.type('application/json; charset=utf-8').send({

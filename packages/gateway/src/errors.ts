@@ -1,4 +1,4 @@
-import { type AppError, defineErrors, type FrameworkErrorKind } from '@app/http-kit';
+import { type AppError, defineErrors, type ErrorDefinition, type FrameworkErrorKind } from '@app/http-kit';
 
 /**
  * How a caller gets a new token, naming only what this gateway serves: the account dashboard
@@ -35,6 +35,72 @@ export function bucketsText(buckets: readonly TriedBucket[]): string {
   });
   return parts.join('; ') || 'no provider bucket could be tried';
 }
+
+const reason = (p: { reason: string }) => p.reason;
+const invalid = { status: 400, type: 'invalid_request_error', message: reason } as const;
+const unknown = { status: 404, type: 'invalid_request_error', message: reason } as const;
+const conflict = { status: 409, type: 'invalid_request_error', message: reason } as const;
+
+/**
+ * Refusals of the access functions (`AccessAdminError`, the same codes) as the admin API
+ * answers them: the reason without gatewayctl's command hint. 404: a named user, project, token
+ * or membership does not exist; 409: the request conflicts with the current state.
+ */
+export const ACCESS_REFUSALS = {
+  invalid_email: invalid,
+  invalid_slug: invalid,
+  invalid_cidr: invalid,
+  invalid_provider: invalid,
+  invalid_amount: invalid,
+  invalid_ttl: invalid,
+  invalid_limit: invalid,
+  unknown_user: unknown,
+  unknown_project: unknown,
+  unknown_token: unknown,
+  no_membership_request: unknown,
+  not_member: unknown,
+  duplicate_user: conflict,
+  duplicate_project: conflict,
+  already_member: conflict,
+  membership_not_approved: conflict,
+  no_allocation: conflict,
+} as const satisfies Record<string, ErrorDefinition<{ reason: string }>>;
+
+export type AccessRefusalCode = keyof typeof ACCESS_REFUSALS;
+
+const ADMIN_KEY_HINT =
+  'Send an admin key as "Authorization: Bearer gwadm_..."; an operator creates one with `npx gatewayctl admin-keys create --description <what for>`.';
+
+/** The admin API's own credential errors (docs/gateway/admin-api.md). */
+const ADMIN_KEY_ERRORS = {
+  admin_key_missing: {
+    status: 401,
+    type: 'authentication_error',
+    message: () => `No admin key was sent. ${ADMIN_KEY_HINT}`,
+  },
+  admin_key_invalid: {
+    status: 401,
+    type: 'authentication_error',
+    message: (p: { reason: string }) => `The admin key was not accepted (${p.reason}). ${ADMIN_KEY_HINT}`,
+  },
+  admin_key_expired: {
+    status: 401,
+    type: 'authentication_error',
+    message: (p: { expiredAt: string }) => `The admin key expired at ${p.expiredAt}. ${ADMIN_KEY_HINT}`,
+  },
+  admin_scope_missing: {
+    status: 403,
+    type: 'permission_error',
+    message: (p: { scope: string; granted: readonly string[] }) =>
+      `This admin key has the scopes ${p.granted.join(', ')}; this request needs '${p.scope}'. Create a key with it: \`npx gatewayctl admin-keys create --scopes ${p.scope} ...\`.`,
+  },
+} as const;
+
+/** Codes only the admin API (/admin/v1) answers; the model API's routes never do. */
+export const ADMIN_API_ERROR_CODES: readonly string[] = [
+  ...Object.keys(ACCESS_REFUSALS),
+  ...Object.keys(ADMIN_KEY_ERRORS),
+];
 
 /**
  * Every error the gateway answers with, in the OpenAI envelope. `type` follows OpenAI's
@@ -178,6 +244,8 @@ export const gatewayErrors = defineErrors({
     message: (p: { reason: string }) => p.reason,
   },
   internal: { status: 500, type: 'api_error', message: () => 'Internal server error.' },
+  ...ADMIN_KEY_ERRORS,
+  ...ACCESS_REFUSALS,
 });
 
 export type GatewayErrorCode = keyof typeof gatewayErrors.catalogue;

@@ -1,11 +1,13 @@
 /**
  * The gateway under requests derived from its own OpenAPI document: no 5xx, the OpenAI error
- * envelope, nothing internal in a body, and the process healthy afterwards.
+ * envelope, nothing internal in a body, and the process healthy afterwards; the model API with
+ * a personal access token, the admin API with an admin key.
  * `FUZZ_RUNS=5000 FUZZ_SEED=n npm run fuzz` runs it longer.
  */
 import { after, before, test } from 'node:test';
 import { fuzzOperations } from '@app/http-kit/fuzz.ts';
 import type { LightMyRequestResponse } from 'fastify';
+import { type AdminTestApp, startAdminApp } from './admin-api/testing.ts';
 import { type ChatTestApp, startChatApp } from './front-doors/chat-completions/testing.ts';
 
 function isOpenAIError(response: LightMyRequestResponse): boolean {
@@ -29,6 +31,26 @@ test('every operation of the OpenAPI document, hostile inputs: sane answers, hea
   await fuzzOperations(t.app, {
     pathPrefix: '/v1/',
     credentials: t.headers(),
+    isServiceError: isOpenAIError,
+  });
+});
+
+let admin: AdminTestApp;
+let adminKey: string;
+before(async () => {
+  admin = await startAdminApp('sqlite');
+  ({ key: adminKey } = await admin.newKey());
+  // Something to find: a user with a pending membership, so requests reach past "unknown".
+  await admin.call(adminKey, 'POST', '/users', { email: 'fuzz@example.com' });
+  await admin.call(adminKey, 'POST', '/projects', { slug: 'fuzz' });
+  await admin.call(adminKey, 'POST', '/projects/fuzz/members', { email: 'fuzz@example.com' });
+});
+after(() => admin.close());
+
+test('every operation of the admin API (/admin/v1), hostile inputs: sane answers, healthy process', async () => {
+  await fuzzOperations(admin.app, {
+    pathPrefix: '/admin/v1/',
+    credentials: { authorization: `Bearer ${adminKey}` },
     isServiceError: isOpenAIError,
   });
 });

@@ -4,9 +4,13 @@
  * the catalogue appears in /docs without another edit.
  */
 import { type TSchema, Type } from 'typebox';
-import { type GatewayErrorCode, gatewayErrors } from './errors.ts';
+import { ADMIN_API_ERROR_CODES, type GatewayErrorCode, gatewayErrors } from './errors.ts';
 
 const catalogue = gatewayErrors.catalogue;
+/** Every code a route of the model API (/v1) can answer: the catalogue but the admin API's own. */
+export const MODEL_API_ERRORS = (Object.keys(catalogue) as GatewayErrorCode[]).filter(
+  (code) => !ADMIN_API_ERROR_CODES.includes(code),
+);
 const JSON_TYPE = 'application/json';
 
 /** Example parameters for messages whose placeholders would read badly; others get `<name>`. */
@@ -43,6 +47,37 @@ const SAMPLE_PARAMS: Partial<Record<GatewayErrorCode, Record<string, unknown>>> 
       "The provider 'cloud_b' is failing and temporarily taken out of service; retry later or choose another provider.",
   },
   overloaded: { reason: 'The gateway is overloaded; retry shortly.' },
+  admin_key_invalid: { reason: 'unknown admin key' },
+  admin_key_expired: { expiredAt: '2026-11-29T14:54:57.000Z' },
+  admin_scope_missing: { scope: 'write', granted: ['read'] },
+  invalid_email: { reason: "'alice' is not an email address." },
+  invalid_slug: {
+    reason: "'Research!' is not a valid project slug (lower-case letters, digits and '-', at most 63).",
+  },
+  invalid_cidr: {
+    reason: 'Not an IPv4/IPv6 address or CIDR: 10.0.0.300 (examples: 203.0.113.0/24, 2001:db8::/48).',
+  },
+  invalid_provider: {
+    reason: "Unknown provider 'cloud_z'. Providers: developer, cloud_a, cloud_b, cloud_c.",
+  },
+  invalid_amount: { reason: "'-1' is not an amount in US dollars between 0 and 1000000000." },
+  invalid_ttl: { reason: "A token may live at most 30d; '90d' is longer." },
+  invalid_limit: { reason: "requestsPerMinute must be a whole number from 0 up, or none; got '-1'." },
+  unknown_user: { reason: 'No user with email alice@example.com.' },
+  unknown_project: { reason: "No project 'research'." },
+  unknown_token: { reason: "No token with id 'f32dfe24-eab1-4886-992e-88d0b4ff5240'." },
+  no_membership_request: { reason: "alice@example.com has not requested membership of 'research'." },
+  not_member: { reason: "alice@example.com is not a member of 'research'." },
+  duplicate_user: { reason: 'A user with email alice@example.com already exists.' },
+  duplicate_project: { reason: "Project 'research' already exists." },
+  already_member: { reason: "alice@example.com is already an approved member of 'research'." },
+  membership_not_approved: {
+    reason:
+      "alice@example.com is not an approved member of 'research' (pending); a project admin must approve the membership first.",
+  },
+  no_allocation: {
+    reason: "Project 'research' has no gateway allocation; set one first.",
+  },
 };
 
 /** `<name>` for every parameter a message reads: a readable message for any new code. */
@@ -74,11 +109,11 @@ export function errorEnvelope(codes: readonly string[]): TSchema {
 }
 
 /**
- * The error responses by status for these codes (default: the whole catalogue), with an
+ * The error responses by status for these codes (default: every code of the model API), with an
  * example body per code and the headers given for every response of the route.
  */
 export function errorResponses(
-  codes: readonly GatewayErrorCode[] = Object.keys(catalogue) as GatewayErrorCode[],
+  codes: readonly GatewayErrorCode[] = MODEL_API_ERRORS,
   headers: Record<string, TSchema> = {},
 ): Record<number, unknown> {
   const byStatus = new Map<number, GatewayErrorCode[]>();
@@ -119,9 +154,7 @@ export function errorResponses(
 }
 
 /** The errors of any authenticated `/v1` route that is not the chat path. */
-export const AUTHENTICATED_ROUTE_ERRORS: readonly GatewayErrorCode[] = (
-  Object.keys(catalogue) as GatewayErrorCode[]
-).filter((code) => {
+export const AUTHENTICATED_ROUTE_ERRORS: readonly GatewayErrorCode[] = MODEL_API_ERRORS.filter((code) => {
   const { status } = catalogue[code];
   return (
     status === 401 || status === 403 || status === 500 || code === 'overloaded' || code === 'invalid_request'

@@ -20,15 +20,26 @@ export type AdminErrorCode =
   | 'not_member'
   | 'membership_not_approved'
   | 'no_allocation'
-  | 'invalid_limit';
+  | 'invalid_limit'
+  | 'invalid_scope'
+  | 'invalid_description'
+  | 'unknown_admin_key';
 
+/**
+ * `reason` says what is wrong; `message` adds the gatewayctl command that helps, when there is
+ * one (gatewayctl prints it). The admin API answers with `reason` alone: its caller fixes things
+ * with HTTP requests, not commands.
+ */
 export class AccessAdminError extends Error {
   readonly code: AdminErrorCode;
+  /** The refusal in words any caller can show (the same as `message`): the admin API sends it. */
+  readonly reason: string;
   readonly cliHint: string | undefined;
-  constructor(code: AdminErrorCode, message: string, cliHint?: string) {
-    super(message);
+  constructor(code: AdminErrorCode, reason: string, cliHint?: string) {
+    super(reason);
     this.name = 'AccessAdminError';
     this.code = code;
+    this.reason = reason;
     this.cliHint = cliHint;
   }
 }

@@ -21,7 +21,8 @@ export interface IssuedToken {
   readonly expiresAt: Date;
 }
 
-function lifetimeMs(ttl: string | undefined, policy: TokenPolicy): number {
+/** The lifetime asked for (or the policy's default) in ms; refused when unreadable or over the cap. */
+export function lifetimeMs(ttl: string | undefined, policy: TokenPolicy, what = 'A token'): number {
   const requested = ttl ?? policy.defaultTtl;
   const ms = parseDuration(requested);
   if (ms === undefined)
@@ -32,7 +33,7 @@ function lifetimeMs(ttl: string | undefined, policy: TokenPolicy): number {
   if (ms > (parseDuration(policy.maxTtl) ?? 0))
     throw new AccessAdminError(
       'invalid_ttl',
-      `A token may live at most ${policy.maxTtl}; '${requested}' is longer.`,
+      `${what} may live at most ${policy.maxTtl}; '${requested}' is longer.`,
     );
   return ms;
 }
@@ -69,7 +70,8 @@ export async function issueToken(
   if (!allocation)
     throw new AccessAdminError(
       'no_allocation',
-      `Project '${project.slug}' has no gateway allocation; set one first: allocations set ${project.slug} <provider> <usd>`,
+      `Project '${project.slug}' has no gateway allocation; set one first.`,
+      `Run: npx gatewayctl allocations set ${project.slug} PROVIDER USD`,
     );
   // Whole seconds, as in the JWT, so the stored expiry and the token's `exp` agree exactly.
   const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
@@ -115,10 +117,11 @@ export interface TokenInfo {
   readonly state: 'active' | 'expired' | 'revoked';
 }
 
-/** Whose tokens: one user's (every project), one project's (every member), or both. */
+/** Whose tokens: one user's (every project), one project's (every member), or both; or one token by id. */
 export interface TokenFilter {
   readonly email?: string;
   readonly project?: string;
+  readonly jti?: string;
 }
 
 /** Tokens newest first; an unknown user or project is refused by name, not listed as empty. */
@@ -141,6 +144,7 @@ export async function listTokens(db: Db, filter: TokenFilter): Promise<TokenInfo
     ]);
   if (user) query = query.where('access_tokens.user_id', '=', user.id);
   if (project) query = query.where('access_tokens.project_id', '=', project.id);
+  if (filter.jti !== undefined) query = query.where('access_tokens.jti', '=', filter.jti);
   const rows = await query.orderBy('access_tokens.created_at', 'desc').execute();
   const now = nowIso();
   return rows.map((row) => ({
@@ -154,6 +158,21 @@ export async function listTokens(db: Db, filter: TokenFilter): Promise<TokenInfo
     revokedAt: row.revoked_at,
     state: row.revoked_at ? 'revoked' : row.expires_at <= now ? 'expired' : 'active',
   }));
+}
+
+function unknownToken(jti: string): AccessAdminError {
+  return new AccessAdminError(
+    'unknown_token',
+    `No token with id '${jti}'.`,
+    'List token ids with: npx gatewayctl tokens list --email EMAIL (or --project SLUG)',
+  );
+}
+
+/** One token by id (never the token itself); an unknown id is refused. */
+export async function findToken(db: Db, jti: string): Promise<TokenInfo> {
+  const [token] = await listTokens(db, { jti });
+  if (!token) throw unknownToken(jti);
+  return token;
 }
 
 /** How the audit trail names a token: its description and id (never the token itself). */
@@ -173,12 +192,7 @@ export async function revokeToken(
     .select(['t.revoked_at', 't.project_id', 't.description', 'u.email'])
     .where('t.jti', '=', jti)
     .executeTakeFirst();
-  if (!row)
-    throw new AccessAdminError(
-      'unknown_token',
-      `No token with id '${jti}'.`,
-      'List token ids with: npx gatewayctl tokens list --email EMAIL (or --project SLUG)',
-    );
+  if (!row) throw unknownToken(jti);
   if (row.revoked_at) return { jti, revokedAt: row.revoked_at };
   const revokedAt = nowIso();
   await inTransaction(db, async (trx) => {

@@ -14,9 +14,16 @@ import { type Actor, inTransaction, recordAudit } from './audit.ts';
 import { parseRanges } from './ip.ts';
 
 export { AccessAdminError, type AdminErrorCode } from './admin-errors.ts';
-export { type Actor, OPERATOR, userActor } from './audit.ts';
-export { type LimitChange, projectRateLimits, setRateLimits } from './admin-limits.ts';
-export { issueToken, listTokens, projectUsage, revokeToken, type TokenPolicy } from './admin-tokens.ts';
+export { type Actor, adminKeyActor, OPERATOR, userActor } from './audit.ts';
+export { describeLimits, type LimitChange, projectRateLimits, setRateLimits } from './admin-limits.ts';
+export {
+  findToken,
+  issueToken,
+  listTokens,
+  projectUsage,
+  revokeToken,
+  type TokenPolicy,
+} from './admin-tokens.ts';
 
 export type Db = Kysely<GatewayDatabase>;
 
@@ -51,16 +58,28 @@ function normaliseEmail(email: string): string {
   return normalised;
 }
 
-export async function addUser(db: Db, input: { email: string; admin?: boolean }): Promise<User> {
+export async function addUser(
+  db: Db,
+  input: { email: string; admin?: boolean; actor?: Actor },
+): Promise<User> {
   const email = normaliseEmail(input.email);
   const existing = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (existing) throw new AccessAdminError('duplicate_user', `A user with email ${email} already exists.`);
-  const row = await db
-    .insertInto('users')
-    .values({ email, is_admin: input.admin ? 1 : 0, created_at: nowIso() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: row.id, email, isAdmin: input.admin === true };
+  const id = await inTransaction(db, async (trx) => {
+    const row = await trx
+      .insertInto('users')
+      .values({ email, is_admin: input.admin ? 1 : 0, created_at: nowIso() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, input.actor, {
+      projectId: null,
+      action: 'user.create',
+      subject: email,
+      detail: input.admin ? 'gateway admin' : '',
+    });
+    return row.id;
+  });
+  return { id, email, isAdmin: input.admin === true };
 }
 
 export async function findUser(db: Db, email: string): Promise<User> {
@@ -258,7 +277,8 @@ export async function approveMembership(
   if (!existing)
     throw new AccessAdminError(
       'no_membership_request',
-      `${user.email} has not requested membership of '${project.slug}'. Run: members request ${project.slug} ${user.email}`,
+      `${user.email} has not requested membership of '${project.slug}'.`,
+      `Run: npx gatewayctl members request ${project.slug} ${user.email}`,
     );
   await setStatus(db, {
     project,

@@ -1,14 +1,16 @@
 /**
- * The audit trail of account changes. admin.ts and admin-tokens.ts write it in the same
- * transaction as the change, so gatewayctl and the dashboard both leave a trace and a change
- * without its entry cannot happen. Project admins read it in the dashboard.
+ * The audit trail of account changes. admin.ts, admin-tokens.ts, admin-limits.ts and
+ * admin-keys.ts write it in the same transaction as the change, so gatewayctl, the dashboard and
+ * the admin API all leave a trace and a change without its entry cannot happen. Project admins
+ * read a project's trail in the dashboard; the admin API reads every entry.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditAction, GatewayDatabase } from '../db/schema.ts';
 
-/** Who made a change: a signed-in dashboard user, or the operator running gatewayctl. */
+/** Who made a change: a signed-in dashboard user, an admin key (admin API), or the operator running gatewayctl. */
 export interface Actor {
   readonly userId: number | null;
+  readonly adminKeyId?: number;
   readonly label: string;
 }
 
@@ -19,8 +21,13 @@ export function userActor(user: { readonly id: number; readonly email: string })
   return { userId: user.id, label: user.email };
 }
 
+export function adminKeyActor(key: { readonly id: number; readonly description: string }): Actor {
+  return { userId: null, adminKeyId: key.id, label: `admin key ${key.id} (${key.description})` };
+}
+
 export interface AuditEntry {
-  readonly projectId: number;
+  /** The project changed; null for a change of no project (a user, an admin key). */
+  readonly projectId: number | null;
   readonly action: AuditAction;
   readonly subject: string;
   readonly detail: string;
@@ -28,8 +35,12 @@ export interface AuditEntry {
 
 export interface AuditEvent extends Omit<AuditEntry, 'projectId'> {
   readonly id: number;
+  /** The project's slug; null for a change of no project. */
+  readonly project: string | null;
   readonly actor: string;
   readonly actorIsUser: boolean;
+  /** The admin key that acted through the admin API, else null. */
+  readonly actorAdminKeyId: number | null;
   readonly createdAt: string;
 }
 
@@ -48,6 +59,7 @@ export async function recordAudit(db: Db, actor: Actor | undefined, entry: Audit
     .values({
       project_id: entry.projectId,
       actor_user_id: who.userId,
+      actor_admin_key_id: who.adminKeyId ?? null,
       actor: who.label,
       action: entry.action,
       subject: entry.subject,
@@ -64,21 +76,24 @@ export interface AuditPage {
 }
 
 /**
- * One page of a project's trail, newest first. Keyset pagination by id (`before`): a page
- * stays stable while new events are written, which an offset would not.
+ * One page of a project's trail (or, with `projectId` undefined, of every entry), newest first.
+ * Keyset pagination by id (`before`): a page stays stable while new events are written, which
+ * an offset would not.
  */
 export async function auditTrail(
   db: Db,
-  projectId: number,
+  projectId: number | undefined,
   options: { before?: number; limit: number },
 ): Promise<AuditPage> {
   let query = db
-    .selectFrom('audit_events')
-    .select(['id', 'actor', 'actor_user_id', 'action', 'subject', 'detail', 'created_at'])
-    .where('project_id', '=', projectId);
-  if (options.before !== undefined) query = query.where('id', '<', options.before);
+    .selectFrom('audit_events as a')
+    .leftJoin('projects as p', 'p.id', 'a.project_id')
+    .select(['a.id', 'p.slug', 'a.actor', 'a.actor_user_id', 'a.actor_admin_key_id'])
+    .select(['a.action', 'a.subject', 'a.detail', 'a.created_at']);
+  if (projectId !== undefined) query = query.where('a.project_id', '=', projectId);
+  if (options.before !== undefined) query = query.where('a.id', '<', options.before);
   const rows = await query
-    .orderBy('id', 'desc')
+    .orderBy('a.id', 'desc')
     .limit(options.limit + 1)
     .execute();
   const page = rows.slice(0, options.limit);
@@ -86,8 +101,10 @@ export async function auditTrail(
   return {
     events: page.map((row) => ({
       id: Number(row.id),
+      project: row.slug,
       actor: row.actor,
       actorIsUser: row.actor_user_id !== null,
+      actorAdminKeyId: row.actor_admin_key_id === null ? null : Number(row.actor_admin_key_id),
       action: row.action,
       subject: row.subject,
       detail: row.detail,

@@ -1,5 +1,6 @@
 import type { EnvMapping } from '@app/http-kit';
 import { type Static, Type } from 'typebox';
+import { honouredDuration, MAX_DURATION_DAYS, parseDuration } from './duration.ts';
 
 const DURATION = '^[1-9][0-9]*(s|m|h|d)$';
 /** Shown in configuration errors instead of the pattern. */
@@ -39,6 +40,25 @@ const LedgerConfigFields = {
     default: 500,
     description: 'A group commit starts at once when this many rows wait.',
   }),
+};
+
+/** The admin API's credentials and network (docs/gateway/admin-api.md). */
+const AdminApiConfigFields = {
+  adminKeyTtl: Type.String({
+    pattern: DURATION,
+    expected: DURATION_EXPECTED,
+    default: '30d',
+    description: 'Default lifetime of a new admin key (gatewayctl admin-keys create).',
+  }),
+  adminKeyMaxTtl: Type.String({
+    pattern: DURATION,
+    expected: DURATION_EXPECTED,
+    default: '365d',
+    description: 'Longest lifetime an admin key may be created with.',
+  }),
+  adminIpAllow: CidrList(
+    'IP allowlist of the admin API (/admin/v1), checked after the global one; empty: no further restriction.',
+  ),
 };
 
 /** Configuration of the access area (section `access` of the gateway config). */
@@ -88,6 +108,7 @@ export const AccessConfigSchema = Type.Object(
         'Open `reserved` ledger rows of pre-lease gateways older than this are released by a sweep.',
     }),
     ...LedgerConfigFields,
+    ...AdminApiConfigFields,
   },
   { additionalProperties: false, default: {} },
 );
@@ -109,4 +130,29 @@ export const ACCESS_ENV: EnvMapping = {
   ledgerLeaseTtlMs: 'GATEWAY_LEDGER_LEASE_TTL_MS',
   ledgerFlushMs: 'GATEWAY_LEDGER_FLUSH_MS',
   ledgerFlushRows: 'GATEWAY_LEDGER_FLUSH_ROWS',
+  adminKeyTtl: 'GATEWAY_ADMIN_KEY_TTL',
+  adminKeyMaxTtl: 'GATEWAY_ADMIN_KEY_MAX_TTL',
+  adminIpAllow: 'GATEWAY_ADMIN_IP_ALLOW',
 };
+
+/** Mistakes in the section that the schema cannot express; empty when it is coherent. */
+export function accessConfigProblems(access: AccessConfig): string[] {
+  const problems = (
+    [
+      ['GATEWAY_ADMIN_KEY_TTL', access.adminKeyTtl],
+      ['GATEWAY_ADMIN_KEY_MAX_TTL', access.adminKeyMaxTtl],
+    ] as const
+  )
+    .filter(([, value]) => !honouredDuration(value))
+    .map(
+      ([name, value]) => `${name}=${value} is longer than a key can last (at most ${MAX_DURATION_DAYS}d).`,
+    );
+  if (
+    problems.length === 0 &&
+    (parseDuration(access.adminKeyTtl) ?? 0) > (parseDuration(access.adminKeyMaxTtl) ?? 0)
+  )
+    problems.push(
+      `GATEWAY_ADMIN_KEY_TTL=${access.adminKeyTtl} is longer than GATEWAY_ADMIN_KEY_MAX_TTL=${access.adminKeyMaxTtl}.`,
+    );
+  return problems;
+}

@@ -5,8 +5,8 @@ import type { GatewayDatabase } from '../db/schema.ts';
 import { gatewayErrors } from '../errors.ts';
 import { noteCaller } from '../request-log.ts';
 import type { AccessConfig } from './config.ts';
-import { clientAddress, type IpRange, inRanges, parseRanges } from './ip.ts';
-import { ipNotAllowed } from './ip-errors.ts';
+import { isAdminKey } from './admin-keys.ts';
+import { addressCheck, configuredRanges } from './ip-errors.ts';
 import type { SigningKeys } from './keys.ts';
 import { createTokenStateCache, type TokenState } from './token-state.ts';
 import { type TokenClaims, verifyToken } from './tokens.ts';
@@ -21,11 +21,9 @@ export interface ControlDeps {
 const VERIFIED_MAX = 10_000;
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
-function ranges(entries: readonly string[], name: string): IpRange[] {
-  const parsed = parseRanges(entries);
-  if (parsed.invalid.length > 0)
-    throw new Error(`access.${name}: not an IPv4/IPv6 address or CIDR: ${parsed.invalid.join(', ')}`);
-  return parsed.ranges;
+/** The credential of an `Authorization: Bearer <credential>` header; undefined for another form. */
+export function bearerCredential(header: string): string | undefined {
+  return BEARER.exec(header)?.[1];
 }
 
 function invalid(reason: string) {
@@ -36,15 +34,22 @@ function invalid(reason: string) {
  * The token from `Authorization: Bearer <token>`, or from `x-api-key: <token>` (how Anthropic
  * clients send an API key, e.g. Claude Code's ANTHROPIC_API_KEY). Authorization wins when both come.
  */
-function tokenOf(request: FastifyRequest): string {
+function presentedToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (header === undefined || header.trim() === '') {
     const key = request.headers['x-api-key'];
     if (typeof key === 'string' && key.trim() !== '') return key.trim();
     throw gatewayErrors.create('missing_token', {});
   }
-  const token = BEARER.exec(header)?.[1];
+  const token = bearerCredential(header);
   if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
+  return token;
+}
+
+function tokenOf(request: FastifyRequest): string {
+  const token = presentedToken(request);
+  if (isAdminKey(token))
+    throw invalid('an admin key is a credential of the admin API (/admin/v1), not of /v1');
   return token;
 }
 
@@ -74,8 +79,8 @@ function refuseInactiveMember(state: TokenState): void {
 export function createAccessControl(
   deps: ControlDeps,
 ): AccessControl & { invalidate(): void; close(): Promise<void> } {
-  const globalRanges = ranges(deps.config.ipAllow, 'ipAllow');
-  const trusted = ranges(deps.config.trustedProxies, 'trustedProxies');
+  const globalRanges = configuredRanges(deps.config.ipAllow, 'ipAllow');
+  const checkAddress = addressCheck(configuredRanges(deps.config.trustedProxies, 'trustedProxies'));
   const tokenStates = createTokenStateCache(deps.db, deps.config.revocationCacheMs);
   // A token string that verified once verifies again: caching skips the signature check on the
   // hot path. Expiry is still checked per request from the cached claims.
@@ -123,21 +128,14 @@ export function createAccessControl(
     pendingWrites.add(write);
   }
 
-  /** Refuses a client outside `ranges`; the address is parsed only when there are ranges to check. */
-  function checkAddress(request: FastifyRequest, ranges: readonly IpRange[], project?: string): void {
-    if (ranges.length === 0) return;
-    const seen = clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trusted);
-    if (!(seen.address && inRanges(seen.address, ranges))) throw ipNotAllowed(seen, project);
-  }
-
   async function authenticate(request: FastifyRequest): Promise<Principal> {
-    checkAddress(request, globalRanges);
+    checkAddress(request, globalRanges, 'gateway');
     const claims = await claimsOf(tokenOf(request));
     const state = await tokenStates.get(claims.jti);
     const refused = refusal(claims, state);
     if (refused !== undefined || !state) throw invalid(refused ?? 'unknown token');
     refuseInactiveMember(state);
-    checkAddress(request, state.projectRanges, state.projectSlug);
+    checkAddress(request, state.projectRanges, { project: state.projectSlug });
     touch(claims.jti);
     const principal: Principal = {
       userId: state.userId,

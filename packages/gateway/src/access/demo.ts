@@ -40,7 +40,7 @@ export async function seedDemo(
   const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (anyUser) return undefined;
   try {
-    await addUser(db, { email: DEMO.email, admin: true });
+    await addUser(db, { email: DEMO.email, admin: true, actor: SEED });
   } catch (error) {
     // Another instance started at the same moment and seeded first.
     if (error instanceof AccessAdminError && error.code === 'duplicate_user') return undefined;

@@ -45,7 +45,9 @@ async function linkedUser(db: Db, identity: SignInIdentity): Promise<User> {
     if (error instanceof AccessAdminError && error.code === 'unknown_user') return undefined;
     throw error;
   });
-  if (!existing) return addUser(db, { email: identity.email });
+  // The trail names who created the account: its first sign-in, at this provider.
+  const actor = { userId: null, label: `first sign-in at ${identity.issuer}` };
+  if (!existing) return addUser(db, { email: identity.email, actor });
   const other = await db
     .selectFrom('user_identities')
     .select('subject')

@@ -10,6 +10,7 @@ import { loadSigningKeys, type SigningKeys, signingKeyLocation } from './keys.ts
 import { createLedger } from '../ledger/ledger.ts';
 import { publishRevocation, subscribeRevocations } from './revocation-bus.ts';
 import type { TokenPolicy } from './admin-tokens.ts';
+import { type AuthenticateAdmin, createAdminAuthentication } from './admin-auth.ts';
 
 export interface AccessDeps {
   readonly config: AccessConfig;
@@ -24,6 +25,8 @@ export interface Access {
   readonly ledger: Ledger;
   /** Routes of the access area (GET /v1/account). */
   readonly routes: FastifyPluginAsync;
+  /** The admin API's check of every request: IP allowlists, admin key, scope. */
+  readonly authenticateAdmin: AuthenticateAdmin;
   /** What the dashboard needs to issue and revoke tokens through admin.ts, as gatewayctl does. */
   readonly tokens: {
     readonly keys: SigningKeys;
@@ -74,6 +77,7 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
     control,
     ledger,
     routes: accountRoutes({ control, ledger }),
+    authenticateAdmin: createAdminAuthentication({ db, config: deps.config, log: deps.log }),
     tokens: {
       keys,
       policy: { defaultTtl: tokenTtl, maxTtl: tokenMaxTtl },

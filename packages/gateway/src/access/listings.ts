@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './admin.ts';
-import { findProject } from './admin.ts';
+import { AccessAdminError, findProject, findUser } from './admin.ts';
 import { type MemberRow, membersOf } from './directory.ts';
 
 export interface UserListing {
@@ -26,17 +26,19 @@ export interface ProjectListing {
   readonly pendingMembers: number;
 }
 
-export async function listUsers(db: Db): Promise<UserListing[]> {
-  const rows = await db
+/** Every user by email, or (`email` given) that user alone. */
+export async function listUsers(db: Db, email?: string): Promise<UserListing[]> {
+  const user = email === undefined ? undefined : await findUser(db, email);
+  let query = db
     .selectFrom('users')
     .leftJoin('memberships', (join) =>
       join.onRef('memberships.user_id', '=', 'users.id').on('memberships.status', '=', 'approved'),
     )
     .select(['users.id', 'users.email', 'users.is_admin', 'users.created_at'])
     .select((eb) => eb.fn.count<number>('memberships.project_id').as('projects'))
-    .groupBy(['users.id', 'users.email', 'users.is_admin', 'users.created_at'])
-    .orderBy('users.email')
-    .execute();
+    .groupBy(['users.id', 'users.email', 'users.is_admin', 'users.created_at']);
+  if (user) query = query.where('users.id', '=', user.id);
+  const rows = await query.orderBy('users.email').execute();
   return rows.map((row) => ({
     id: row.id,
     email: row.email,
@@ -46,16 +48,18 @@ export async function listUsers(db: Db): Promise<UserListing[]> {
   }));
 }
 
-export async function listProjects(db: Db): Promise<ProjectListing[]> {
-  const rows = await db
+/** Every project by slug, or (`slug` given) that project alone. */
+export async function listProjects(db: Db, slug?: string): Promise<ProjectListing[]> {
+  const project = slug === undefined ? undefined : await findProject(db, slug);
+  let query = db
     .selectFrom('projects')
     .leftJoin('memberships', 'memberships.project_id', 'projects.id')
     .select(['projects.id', 'projects.slug', 'projects.created_at', 'projects.ip_allow'])
     .select(sql<number>`count(case when memberships.status = 'approved' then 1 end)`.as('approved'))
     .select(sql<number>`count(case when memberships.status = 'pending' then 1 end)`.as('pending'))
-    .groupBy(['projects.id', 'projects.slug', 'projects.created_at', 'projects.ip_allow'])
-    .orderBy('projects.slug')
-    .execute();
+    .groupBy(['projects.id', 'projects.slug', 'projects.created_at', 'projects.ip_allow']);
+  if (project) query = query.where('projects.id', '=', project.id);
+  const rows = await query.orderBy('projects.slug').execute();
   return rows.map((row) => ({
     id: row.id,
     slug: row.slug,
@@ -70,4 +74,13 @@ export async function listProjects(db: Db): Promise<ProjectListing[]> {
 export async function listMembers(db: Db, slug: string): Promise<MemberRow[]> {
   const project = await findProject(db, slug);
   return membersOf(db, project.id);
+}
+
+/** One membership of a project, any status; refused by name when there is none. */
+export async function findMember(db: Db, slug: string, email: string): Promise<MemberRow> {
+  const [project, user] = [await findProject(db, slug), await findUser(db, email)];
+  const member = (await membersOf(db, project.id)).find((row) => row.email === user.email);
+  if (!member)
+    throw new AccessAdminError('not_member', `${user.email} is not a member of '${project.slug}'.`);
+  return member;
 }

@@ -5,6 +5,7 @@ import {
   addProject,
   addUser,
   approveMembership,
+  describeLimits,
   issueToken,
   type LimitChange,
   projectRateLimits,
@@ -16,12 +17,12 @@ import {
   setProjectIpAllow,
   setRateLimits,
 } from '../access/admin.ts';
-import type { RateLimits } from '../contracts.ts';
 import { loadSigningKeys, signingKeyLocation } from '../access/keys.ts';
 import { announceRevocation } from '../access/revocation-bus.ts';
 import type { GatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { formatUsd } from '../money.ts';
+import { ADMIN_KEY_COMMANDS } from './admin-key-commands.ts';
 import { LIST_COMMANDS, table } from './list-commands.ts';
 import type { Invocation } from './spec.ts';
 
@@ -70,15 +71,6 @@ function limitChange(args: Invocation): LimitChange {
   };
 }
 
-function describeLimits(limits: RateLimits): string {
-  const parts = [
-    limits.requestsPerMinute === undefined ? undefined : `${limits.requestsPerMinute} requests/min`,
-    limits.tokensPerMinute === undefined ? undefined : `${limits.tokensPerMinute} tokens/min`,
-    limits.concurrentRequests === undefined ? undefined : `${limits.concurrentRequests} at once`,
-  ].filter((part) => part !== undefined);
-  return parts.length === 0 ? 'none' : parts.join(', ');
-}
-
 const membership =
   (action: typeof requestMembership): Handler =>
   async ({ database, print }, args) => {
@@ -91,6 +83,7 @@ const membership =
 
 export const COMMANDS: Readonly<Record<string, Handler>> = {
   ...LIST_COMMANDS,
+  ...ADMIN_KEY_COMMANDS,
   'users add': async ({ database, print }, args) => {
     const user = await addUser(database.db, {
       email: text(args, 'email'),

@@ -30,6 +30,7 @@ function parse(argv: readonly string[]) {
         project: { type: 'string' },
         ttl: { type: 'string' },
         description: { type: 'string' },
+        scopes: { type: 'string' },
         'ip-allow': { type: 'string' },
         rpm: { type: 'string' },
         tpm: { type: 'string' },

@@ -17,6 +17,9 @@ Usage:
   gatewayctl tokens list [--email E] [--project SLUG] [--json]
   gatewayctl tokens revoke JTI
   gatewayctl usage SLUG
+  gatewayctl admin-keys create --description TEXT [--scopes read,write] [--ttl 30d]
+  gatewayctl admin-keys list [--json]
+  gatewayctl admin-keys revoke ID
 
 Providers: developer, cloud_a, cloud_b, cloud_c. CIDRS: comma-separated IPv4/IPv6 ranges.
 Limits: "project" limits the project as a whole, "token" each of its tokens; --rpm requests
@@ -25,9 +28,14 @@ an option left out keeps its value. Changes reach every gateway instance within 
 The list commands print a table, or with --json one JSON array for scripts; "tokens list"
 without --email or --project lists every token (never the token itself, only its id).
 "tokens issue" prints only the token (shown once; the gateway stores only its id).
+Admin keys are the credentials of the admin API (/admin/v1): scope read (GET routes) and/or
+write (every other route; default: read), lifetime GATEWAY_ADMIN_KEY_TTL (default 30d, at most
+GATEWAY_ADMIN_KEY_MAX_TTL); "admin-keys create" prints only the key (shown once, stored hashed);
+a revoked key is refused from its next request on.
 
 Configuration is read like the server's: GATEWAY_DATABASE_URL, GATEWAY_DATABASE_SCHEMA,
-GATEWAY_DATA_DIR, GATEWAY_SIGNING_KEY_PATH, GATEWAY_TOKEN_TTL, GATEWAY_TOKEN_MAX_TTL.
+GATEWAY_DATA_DIR, GATEWAY_SIGNING_KEY_PATH, GATEWAY_TOKEN_TTL, GATEWAY_TOKEN_MAX_TTL,
+GATEWAY_ADMIN_KEY_TTL, GATEWAY_ADMIN_KEY_MAX_TTL.
 Every command names the database it uses on stderr. Where the gateway has no database yet
 (no SQLite file, no schema) a command refuses, unless given --create: then it creates one.
 

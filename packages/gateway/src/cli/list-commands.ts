@@ -19,7 +19,7 @@ export function table(rows: readonly (readonly string[])[]): string[] {
 }
 
 /** Prints `items` as JSON with --json, otherwise as a table (or `none` when there are none). */
-function show<T>(
+export function show<T>(
   { print }: Context,
   args: Invocation,
   items: readonly T[],

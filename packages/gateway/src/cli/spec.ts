@@ -29,6 +29,9 @@ export const SPECS: Readonly<Record<string, CommandSpec>> = {
   'tokens list': { args: [], optional: ['email', 'project'], flags: ['json'] },
   'tokens revoke': { args: ['JTI'] },
   usage: { args: ['SLUG'] },
+  'admin-keys create': { args: [], required: ['description'], optional: ['scopes', 'ttl'] },
+  'admin-keys list': { args: [], flags: ['json'] },
+  'admin-keys revoke': { args: ['ID'] },
 };
 
 export class UsageError extends Error {}
@@ -67,6 +70,10 @@ export function validate(
     if (value !== undefined && (typeof value !== 'string' || !/^(\d+|none)$/.test(value)))
       throw new UsageError(`--${name} must be a whole number or 'none', got '${String(value)}'`);
   }
+  if (args.ID !== undefined && !/^[1-9]\d{0,14}$/.test(args.ID))
+    throw new UsageError(
+      `ID must be an admin key's id (a whole number, see admin-keys list), got '${args.ID}'`,
+    );
   // 1e6 is an amount too; the range is checked where every caller's amount is (usdToMicros).
   if (args.USD !== undefined && !/^\d+(\.\d+)?(e[+-]?\d+)?$/i.test(args.USD))
     throw new UsageError(

@@ -13,6 +13,7 @@ import {
   setAllocation,
   userActor,
 } from '../access/admin.ts';
+import { createAdminKey } from '../access/admin-keys.ts';
 import { main } from '../cli/gatewayctl.ts';
 import { AUDIT_PAGE_SIZE } from './routes/admin.ts';
 import { type DashboardTestApp, injectBrowser, sessionFor, startDashboardApp } from './testing.ts';
@@ -195,6 +196,32 @@ for (const { engine, skip } of testEngines())
           'revoked admins do not',
         );
         assert.equal((await lead.get('/dashboard/projects/busy/audit?before=abc')).statusCode, 400);
+      });
+
+      test('shows changes made through the admin API with the admin key as actor', async () => {
+        const policy = { defaultTtl: '1d', maxTtl: '1d' };
+        const { key, info } = await createAdminKey(gateway.database.db, policy, {
+          description: 'terraform',
+          scopes: ['write'],
+        });
+        const api = (method: 'POST' | 'PUT', url: string, payload: object) =>
+          gateway.app.inject({ method, url, payload, headers: { authorization: `Bearer ${key}` } });
+        assert.equal((await api('POST', '/admin/v1/projects', { slug: 'automated' })).statusCode, 201);
+        const allocation = { usd: 3 };
+        assert.equal(
+          (await api('PUT', '/admin/v1/projects/automated/allocations/cloud_a', allocation)).statusCode,
+          200,
+        );
+        const root = await signedIn('root@example.com');
+        const trail = rows((await root.get('/dashboard/projects/automated/audit')).body);
+        const actor = `admin key ${info.id} (terraform) (admin API)`;
+        assert.deepEqual(
+          trail.map((row) => row.slice(0, 3)),
+          [
+            [actor, 'allocation set', 'cloud_a'],
+            [actor, 'project created', 'automated'],
+          ],
+        );
       });
     });
   });

@@ -1,6 +1,6 @@
 import { isPostgresUrl } from '@app/db';
 import type { EnvMapping } from '@app/http-kit';
-import { parseDuration } from '../access/duration.ts';
+import { honouredDuration, MAX_DURATION_DAYS } from '../access/duration.ts';
 import { type Static, Type } from 'typebox';
 
 const DURATION = '^[1-9][0-9]*(s|m|h|d)$';
@@ -96,22 +96,16 @@ export function dashboardEnabled(config: DashboardSetting): boolean {
   return config.dashboard.enabled && (config.dashboard.issuer !== undefined || devIdpEnabled(config));
 }
 
-/**
- * The longest session duration honoured (100 years): the pattern alone lets through lengths
- * that parse to nothing (ten digits and more) or to an expiry no date can hold; those would be
- * replaced silently by a default, or fail at sign-in.
- */
-const MAX_SESSION_DAYS = 36_500;
-
 function sessionDurationProblems(dashboard: DashboardConfig): string[] {
   const settings = [
     ['GATEWAY_SESSION_IDLE_TIMEOUT', dashboard.sessionIdleTimeout],
     ['GATEWAY_SESSION_MAX_AGE', dashboard.sessionMaxAge],
   ] as const;
   return settings
-    .filter(([, value]) => (parseDuration(value) ?? Infinity) > MAX_SESSION_DAYS * 86_400_000)
+    .filter(([, value]) => !honouredDuration(value))
     .map(
-      ([name, value]) => `${name}=${value} is longer than a session can last (at most ${MAX_SESSION_DAYS}d).`,
+      ([name, value]) =>
+        `${name}=${value} is longer than a session can last (at most ${MAX_DURATION_DAYS}d).`,
     );
 }
 

@@ -1,5 +1,5 @@
-import { idColumn } from '@app/db';
-import type { Kysely, Migration } from 'kysely';
+import { engineOf, idColumn } from '@app/db';
+import { type Kysely, type Migration, sql } from 'kysely';
 
 const access0001: Migration = {
   async up(db: Kysely<unknown>) {
@@ -214,6 +214,84 @@ const budgetLeases: Migration = {
   },
 };
 
+const AUDIT_COLUMNS = [
+  'id',
+  'project_id',
+  'actor_user_id',
+  'actor',
+  'action',
+  'subject',
+  'detail',
+  'created_at',
+];
+
+/**
+ * SQLite cannot drop a NOT NULL nor a column with a foreign key: the audit trail is copied into
+ * a new table with an optional `project_id`, with or without `actor_admin_key_id`.
+ */
+async function rebuildSqliteAuditEvents(db: Kysely<unknown>, adminKeyColumn: boolean): Promise<void> {
+  let table = db.schema
+    .createTable('audit_events_next')
+    .addColumn('id', 'integer', idColumn(db))
+    .addColumn('project_id', 'integer', (c) => c.references('projects.id'))
+    .addColumn('actor_user_id', 'integer', (c) => c.references('users.id'));
+  if (adminKeyColumn)
+    table = table.addColumn('actor_admin_key_id', 'integer', (c) => c.references('admin_keys.id'));
+  await table
+    .addColumn('actor', 'text', (c) => c.notNull())
+    .addColumn('action', 'text', (c) => c.notNull())
+    .addColumn('subject', 'text', (c) => c.notNull())
+    .addColumn('detail', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  const columns = sql.join(AUDIT_COLUMNS.map((column) => sql.ref(column)));
+  await sql`insert into audit_events_next (${columns}) select ${columns} from audit_events`.execute(db);
+  await db.schema.dropTable('audit_events').execute();
+  await db.schema.alterTable('audit_events_next').renameTo('audit_events').execute();
+  await db.schema
+    .createIndex('audit_events_project')
+    .on('audit_events')
+    .columns(['project_id', 'id'])
+    .execute();
+}
+
+/**
+ * Admin keys, the credentials of the admin API (/admin/v1): stored as the SHA-256 of the key
+ * only. The audit trail learns who acted through one (`actor_admin_key_id`) and records changes
+ * that belong to no project (a user created, an admin key created or revoked): `project_id`
+ * becomes optional.
+ */
+const adminKeys: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('admin_keys')
+      .addColumn('id', 'integer', idColumn(db))
+      .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('description', 'text', (c) => c.notNull())
+      .addColumn('scopes', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('last_used_at', 'text')
+      .addColumn('revoked_at', 'text')
+      .execute();
+    if (engineOf(db) === 'sqlite') return rebuildSqliteAuditEvents(db, true);
+    await db.schema
+      .alterTable('audit_events')
+      .alterColumn('project_id', (c) => c.dropNotNull())
+      .execute();
+    await db.schema
+      .alterTable('audit_events')
+      .addColumn('actor_admin_key_id', 'integer', (c) => c.references('admin_keys.id'))
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    // The trail keeps every entry, so project_id stays optional; the admin-key column goes.
+    if (engineOf(db) === 'sqlite') await rebuildSqliteAuditEvents(db, false);
+    else await db.schema.alterTable('audit_events').dropColumn('actor_admin_key_id').execute();
+    await db.schema.dropTable('admin_keys').execute();
+  },
+};
+
 /** Every schema change of the gateway, in order. Never edit one that has shipped. */
 export const gatewayMigrations: Record<string, Migration> = {
   '0001_access': access0001,
@@ -221,4 +299,5 @@ export const gatewayMigrations: Record<string, Migration> = {
   '0003_rate_limits': rateLimits,
   '0004_audit_events': auditEvents,
   '0005_budget_leases': budgetLeases,
+  '0006_admin_keys': adminKeys,
 };

@@ -125,6 +125,7 @@ export interface RateLimitsTable {
 }
 
 export type AuditAction =
+  | 'user.create'
   | 'project.create'
   | 'project.ip_allow'
   | 'membership.request'
@@ -132,15 +133,21 @@ export type AuditAction =
   | 'membership.revoke'
   | 'allocation.set'
   | 'token.issue'
-  | 'token.revoke';
+  | 'token.revoke'
+  | 'limits.set'
+  | 'admin_key.create'
+  | 'admin_key.revoke';
 
-/** One account change: who (a user, or the operator's gatewayctl), when, what. */
+/** One account change: who (a user, an admin key, or the operator's gatewayctl), when, what. */
 export interface AuditEventsTable {
   id: Generated<number>;
-  project_id: number;
-  /** The signed-in user who acted; NULL for the operator (gatewayctl). */
+  /** The project changed; NULL for changes of no project (a user, an admin key). */
+  project_id: number | null;
+  /** The signed-in user who acted; NULL for the operator (gatewayctl) and admin keys. */
   actor_user_id: number | null;
-  /** The actor as shown: the user's email at the time, or `gatewayctl`. */
+  /** The admin key that acted through the admin API; NULL otherwise. */
+  actor_admin_key_id: number | null;
+  /** The actor as shown: the user's email at the time, `admin key <id> (<description>)`, or `gatewayctl`. */
   actor: string;
   action: AuditAction;
   /** Whom or what it concerns: a member's email, a token's description, a provider bucket. */
@@ -169,6 +176,22 @@ export interface BudgetLeasesTable {
   closed_as: LeaseClosure | null;
 }
 
+export type AdminScope = 'read' | 'write';
+
+/** A credential of the admin API; the key itself is never stored, only its SHA-256. */
+export interface AdminKeysTable {
+  id: Generated<number>;
+  /** Hex SHA-256 of the whole key (`gwadm_...`); unique. */
+  key_hash: string;
+  description: string;
+  /** JSON array of AdminScope. */
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface GatewayDatabase {
   users: UsersTable;
   projects: ProjectsTable;
@@ -182,4 +205,5 @@ export interface GatewayDatabase {
   rate_limits: RateLimitsTable;
   audit_events: AuditEventsTable;
   budget_leases: BudgetLeasesTable;
+  admin_keys: AdminKeysTable;
 }

@@ -1,7 +1,7 @@
 /** Pages and forms for admins: a project's IP allowlist and its audit trail. */
-import type { AuditPage } from '../../access/audit.ts';
+import type { AuditEvent, AuditPage } from '../../access/audit.ts';
 import type { AuditAction } from '../../db/schema.ts';
-import { html } from '../html.ts';
+import { type Html, html } from '../html.ts';
 import { type Chrome, csrfField, formatDate, page } from './layout.ts';
 
 export interface IpAllowState {
@@ -53,7 +53,17 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'allocation.set': 'allocation set',
   'token.issue': 'token issued',
   'token.revoke': 'token revoked',
+  'limits.set': 'rate limits set',
+  'user.create': 'user created',
+  'admin_key.create': 'admin key created',
+  'admin_key.revoke': 'admin key revoked',
 };
+
+/** How the trail marks who is not a signed-in user. */
+function actorHint(event: AuditEvent): Html | string {
+  if (event.actorIsUser) return '';
+  return html` <span class="hint">(${event.actorAdminKeyId === null ? 'operator' : 'admin API'})</span>`;
+}
 
 export function auditPage(
   chrome: Chrome,
@@ -64,7 +74,7 @@ export function auditPage(
     (event) =>
       html`<tr>
         <td>${formatDate(event.createdAt)}</td>
-        <td>${event.actor}${event.actorIsUser ? '' : html` <span class="hint">(operator)</span>`}</td>
+        <td>${event.actor}${actorHint(event)}</td>
         <td>${ACTION_TEXT[event.action]}</td>
         <td>${event.subject}</td>
         <td>${event.detail}</td>
