@@ -1,11 +1,13 @@
 /**
  * The oidc-provider instance behind /dev-idp: one confidential client (the dashboard), the dev
- * users as accounts, a fresh RSA signing key and cookie key per process, state in memory. It is
- * a development tool: restarting it signs everybody out of it and asks for consent again.
+ * users as accounts, a fresh RSA signing key and cookie key per process, state in memory
+ * (memory-adapter.ts). It is a development tool: restarting it signs everybody out of it and asks
+ * for consent again.
  */
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import type { Configuration, default as Provider, KoaContextWithOIDC } from 'oidc-provider';
+import { memoryAdapter } from './memory-adapter.ts';
 import { errorPage, logoutPage, type PageUrls, signedOutPage } from './views.ts';
 import type { DevUser } from './users.ts';
 
@@ -52,6 +54,7 @@ export async function createDevProvider(
     kid: randomBytes(8).toString('hex'),
   };
   const configuration: Configuration = {
+    adapter: memoryAdapter(),
     clients: [
       {
         client_id: client.clientId,
