@@ -63,9 +63,9 @@ describe('the dashboard in a browser', { skip }, () => {
     if (consent.screenshot) await shoot(page, 'sign-in');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Authorize access to your profile' }).waitFor();
-    assert.match(
-      text(await page.textContent('main')),
-      /authorize the identity provider to access the profile/,
+    assert.equal(
+      text(await page.locator('#consent-question').textContent()).trim(),
+      'Model gateway dashboard wants to access your profile:',
     );
     if (consent.screenshot) await shoot(page, consent.screenshot);
     await page.getByRole('button', { name: 'Authorize' }).click();

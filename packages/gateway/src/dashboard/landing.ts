@@ -1,10 +1,12 @@
 /**
  * `GET /` for a browser: a page pointing to the interactive API documentation, the dashboard
  * and the OpenAPI document. API clients (JSON, or no preference) keep the gateway's 404 error.
+ * Also `/favicon.ico`, which browsers ask for on every page of the gateway.
  */
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyPluginAsync } from 'fastify';
 import { gatewayErrors } from '../errors.ts';
+import { faviconRoute } from './favicon.ts';
 import { html } from './html.ts';
 import { contentSecurityPolicy } from './security.ts';
 import { page } from './views/layout.ts';
@@ -28,6 +30,7 @@ function landingPage(dashboard: boolean): string {
 export function landingRoute(options: { dashboard: boolean }): FastifyPluginAsync {
   const body = landingPage(options.dashboard);
   return async (app) => {
+    faviconRoute(app);
     app.get('/', { schema: { hide: true } }, async (request, reply) => {
       // The first supported type wins for */* or no header: an API client never gets HTML.
       const wanted = negotiate(request.headers.accept ?? '*/*', ['application/json', 'text/html']);

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import type { Configuration, default as Provider, KoaContextWithOIDC } from 'oidc-provider';
 import { memoryAdapter } from './memory-adapter.ts';
-import { errorPage, logoutPage, type PageUrls, signedOutPage } from './views.ts';
+import { errorPage, logoutPage, PAGE_CSP, type PageUrls, signedOutPage } from './views.ts';
 import type { DevUser } from './users.ts';
 
 export interface DevClient {
@@ -27,10 +27,7 @@ export function devIdpUrls(publicBase: string): PageUrls {
 
 function send(ctx: KoaContextWithOIDC, body: string): void {
   ctx.type = 'html';
-  ctx.set(
-    'content-security-policy',
-    "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'",
-  );
+  ctx.set('content-security-policy', PAGE_CSP);
   ctx.body = body;
 }
 
