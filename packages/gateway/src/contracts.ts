@@ -15,6 +15,12 @@ export function isProviderId(value: string): value is ProviderId {
   return (PROVIDERS as readonly string[]).includes(value);
 }
 
+/** Compares provider ids by their place in PROVIDERS: the one order every listing shows. */
+export function byProviderOrder(a: string, b: string): number {
+  const rank = (id: string) => (PROVIDERS as readonly string[]).indexOf(id);
+  return rank(a) - rank(b);
+}
+
 export const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type Effort = (typeof EFFORTS)[number];
 export const TIERS = ['standard', 'flex'] as const;

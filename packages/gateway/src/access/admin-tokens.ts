@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { byProviderOrder } from '../contracts.ts';
 import { type Db, findProject, findUser, nowIso } from './admin.ts';
 import { AccessAdminError } from './admin-errors.ts';
 import { type Actor, inTransaction, recordAudit } from './audit.ts';
@@ -249,5 +250,5 @@ export async function projectUsage(db: Db, slug: string): Promise<BucketUsage[]>
         completionTokens: Number(total?.completion ?? 0),
       };
     })
-    .sort((a, b) => a.provider.localeCompare(b.provider));
+    .sort((a, b) => byProviderOrder(a.provider, b.provider));
 }

@@ -125,6 +125,17 @@ for (const { engine, skip } of testEngines()) {
       await assert.rejects(listMembers(db, 'nope'), refusedWith('unknown_project'));
     });
 
+    it('lists buckets in the one provider order (developer, cloud_a, cloud_b, cloud_c), as gatewayctl usage shows them', async () => {
+      const db = isolated.database.db;
+      await addProject(db, { slug: 'order' });
+      for (const provider of ['cloud_c', 'cloud_a', 'developer', 'cloud_b'])
+        await setAllocation(db, { slug: 'order', provider, usd: 1 });
+      assert.deepEqual(
+        (await projectUsage(db, 'order')).map((bucket) => bucket.provider),
+        ['developer', 'cloud_a', 'cloud_b', 'cloud_c'],
+      );
+    });
+
     it('sets (not adds to) allocations and reports usage per bucket from the ledger', async () => {
       const db = isolated.database.db;
       await addUser(db, { email: 'u@example.com' });

@@ -314,19 +314,28 @@ function actorOf(input: { actor?: Actor }): { actor?: Actor } {
   return input.actor ? { actor: input.actor } : {};
 }
 
-export function usdToMicros(usd: number): number {
-  if (!Number.isFinite(usd) || usd < 0 || usd > MAX_USD)
+/** An amount as text: digits, maybe decimals, maybe an exponent (1e6). */
+const AMOUNT = /^\d+(\.\d+)?(e[+-]?\d+)?$/i;
+
+/**
+ * US dollars to micro-dollars, within the limit. An amount as typed (a form field) is read here
+ * too, so that a refusal quotes what was typed, never `NaN`.
+ */
+export function usdToMicros(usd: number | string): number {
+  const typed = String(usd).trim();
+  const value = typeof usd === 'number' ? usd : AMOUNT.test(typed) ? Number(typed) : Number.NaN;
+  if (!Number.isFinite(value) || value < 0 || value > MAX_USD)
     throw new AccessAdminError(
       'invalid_amount',
-      `'${usd}' is not an amount in US dollars between 0 and ${MAX_USD}.`,
+      `'${typed}' is not an amount in US dollars between 0 and ${MAX_USD}.`,
     );
-  return Math.round(usd * 1_000_000);
+  return Math.round(value * 1_000_000);
 }
 
 /** Sets (not adds to) the allocation of one provider bucket; what was spent stays spent. */
 export async function setAllocation(
   db: Db,
-  input: { slug: string; provider: string; usd: number; actor?: Actor },
+  input: { slug: string; provider: string; usd: number | string; actor?: Actor },
 ): Promise<{ provider: ProviderId; allocatedMicros: number }> {
   const project = await findProject(db, input.slug);
   const provider = input.provider;

@@ -143,15 +143,3 @@ export async function ownTokens(db: Db, userId: number, projectId: number): Prom
     state: row.revoked_at ? 'revoked' : row.expires_at <= now ? 'expired' : 'active',
   }));
 }
-
-/** Whether `jti` is one of the user's tokens for the project (anything else is "not found"). */
-export async function ownsToken(db: Db, userId: number, projectId: number, jti: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('access_tokens')
-    .select('jti')
-    .where('jti', '=', jti)
-    .where('user_id', '=', userId)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
-  return row !== undefined;
-}

@@ -89,7 +89,7 @@ for (const { engine, skip } of testEngines())
           .executeTakeFirstOrThrow();
         await lead.post(
           `/dashboard/projects/audited/tokens/${jti}/revoke`,
-          {},
+          { confirm: 'yes' },
           '/dashboard/projects/audited/tokens',
         );
         const cliToken = await gatewayctl(
@@ -111,7 +111,7 @@ for (const { engine, skip } of testEngines())
         await gatewayctl('tokens', 'revoke', cliJti);
         await lead.post(
           '/dashboard/projects/audited/members/revoke',
-          { email: 'lead@example.com' },
+          { email: 'lead@example.com', confirm: 'yes' },
           '/dashboard/projects/audited',
         );
 
@@ -151,6 +151,32 @@ for (const { engine, skip } of testEngines())
           '',
           'IP allowlist: any address',
         ]);
+      });
+
+      test('shows every time in one format, as a <time> element: "2026-11-28 06:30 UTC"', async () => {
+        const db = gateway.database.db;
+        await addProject(db, { slug: 'timed' });
+        await setAllocation(db, { slug: 'timed', provider: 'developer', usd: 1 });
+        await requestMembership(db, { slug: 'timed', email: 'dev@example.com' });
+        await approveMembership(db, { slug: 'timed', email: 'dev@example.com' });
+        const dev = await signedIn('dev@example.com');
+        await dev.post(
+          '/dashboard/projects/timed/tokens',
+          { description: 'dated' },
+          '/dashboard/projects/timed/tokens/new',
+        );
+        const page = await (await signedIn('root@example.com')).get('/dashboard/projects/timed/audit');
+        const table = /<tbody>([\s\S]*?)<\/tbody>/.exec(page.body)?.[1] ?? '';
+        const times = [...table.matchAll(/<time datetime="([^"]+)">([^<]+)<\/time>/g)];
+        // When, for each of the 5 events, and the token's expiry in the details of its issue.
+        assert.equal(times.length, 6);
+        for (const [, datetime = '', shown] of times) {
+          assert.ok(!Number.isNaN(Date.parse(datetime)), datetime);
+          assert.equal(shown, `${datetime.slice(0, 10)} ${datetime.slice(11, 16)} UTC`);
+        }
+        const text = table.replace(/<[^>]+>/g, '');
+        assert.match(text, /, expires \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+        assert.doesNotMatch(text, /\d{4}-\d\d-\d\dT|\d\d:\d\d:\d\d/, 'no time in another format');
       });
 
       test('is paginated by 25, newest first, and only project admins see it', async () => {

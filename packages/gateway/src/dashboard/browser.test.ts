@@ -1,9 +1,9 @@
 /**
  * The whole dashboard flow in real headless Chromium on a listening gateway with the
  * development identity provider and the demo account: sign in with consent, request
- * membership, an admin approves and sets an allocation, generate a token, see it once, use it
- * with the OpenAI SDK, reload, revoke (401 within 1 s); then the usage chart after a chat
- * call, and the audit trail of all of it. With UPDATE_SCREENSHOTS=1 the pages are saved to
+ * membership, an admin approves and sets an allocation, generate a token, see it once, copy
+ * it, use it with the OpenAI SDK, reload, revoke after confirming (401 at once); then the usage
+ * chart after a chat call, and the audit trail of all of it. With UPDATE_SCREENSHOTS=1 the pages are saved to
  * docs/gateway/img/ for docs/gateway/dashboard.md.
  */
 import assert from 'node:assert/strict';
@@ -63,9 +63,9 @@ describe('the dashboard in a browser', { skip }, () => {
     if (consent.screenshot) await shoot(page, 'sign-in');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Authorize access to your profile' }).waitFor();
-    assert.match(
-      text(await page.textContent('main')),
-      /authorize the identity provider to access the profile/,
+    assert.equal(
+      text(await page.locator('#consent-question').textContent()).trim(),
+      'Model gateway dashboard wants to access your profile:',
     );
     if (consent.screenshot) await shoot(page, consent.screenshot);
     await page.getByRole('button', { name: 'Authorize' }).click();
@@ -108,7 +108,9 @@ describe('the dashboard in a browser', { skip }, () => {
     assert.match((await alice.textContent('main')) ?? '', /only time it is shown.*expires/s);
     await alice.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     await alice.getByRole('button', { name: 'Copy' }).click();
-    await alice.getByText('Copied to the clipboard.').waitFor();
+    // The button says it copied, and the status next to it announces it (role="status").
+    await alice.getByRole('button', { name: 'Copied' }).waitFor();
+    assert.equal(text(await alice.getByRole('status').textContent()).trim(), 'Copied to the clipboard.');
     assert.equal(await alice.evaluate('navigator.clipboard.readText()'), token);
     await shoot(alice, 'token-once');
 
@@ -138,6 +140,12 @@ describe('the dashboard in a browser', { skip }, () => {
     assert.equal(await modelsStatus(), 200, 'the token state is cached just before the revocation');
     const revoke = alice.getByRole('button', { name: 'Revoke notebook' });
     await revoke.click();
+    // A question first; the token works until it is answered.
+    await alice.getByRole('heading', { name: 'Revoke token notebook?' }).waitFor();
+    assert.equal(await modelsStatus(), 200, 'asking revoked nothing');
+    await shoot(alice, 'revoke-confirm');
+    await alice.getByRole('button', { name: 'Revoke token' }).click();
+    await alice.getByRole('heading', { name: 'Personal access tokens' }).waitFor();
     // The list shows the token without its button once the revocation is done, and this instance
     // forgot the cached state then: the very next call is refused, however slow the machine.
     // (Timed against 1 s instead, the check depended on the machine's speed.)

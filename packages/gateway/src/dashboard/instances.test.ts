@@ -61,7 +61,7 @@ async function revokeOnA({ a, b }: Instances, description: string): Promise<() =
     .executeTakeFirstOrThrow();
   const revokeForm = await dev.get(tokens);
   const csrf = /name="_csrf" value="([^"]+)"/.exec(revokeForm.body)?.[1] ?? '';
-  const revoked = await dev.postRaw(`${tokens}/${jti}/revoke`, { _csrf: csrf });
+  const revoked = await dev.postRaw(`${tokens}/${jti}/revoke`, { _csrf: csrf, confirm: 'yes' });
   assert.equal(revoked.statusCode, 303);
   return onB;
 }

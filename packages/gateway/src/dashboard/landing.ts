@@ -3,11 +3,13 @@
  * documentation, the dashboard and the OpenAPI document; and, when this gateway serves no
  * dashboard, `/dashboard` saying why. API clients (JSON, or no preference) get the gateway's
  * JSON errors instead.
+ * Also `/favicon.ico`, which browsers ask for on every page of the gateway.
  */
 import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { gatewayErrors } from '../errors.ts';
 import type { DashboardOff } from './config.ts';
+import { faviconRoute } from './favicon.ts';
 import { html } from './html.ts';
 import { contentSecurityPolicy } from './security.ts';
 import { page } from './views/layout.ts';
@@ -48,6 +50,7 @@ function sendPage(reply: FastifyReply, status: number, body: string): FastifyRep
 export function landingRoute(options: { dashboard: boolean }): FastifyPluginAsync {
   const body = landingPage(options.dashboard);
   return async (app) => {
+    faviconRoute(app);
     app.get('/', { schema: { hide: true } }, async (request, reply) => {
       if (!wantsHtml(request)) throw gatewayErrors.create('not_found', { method: 'GET', path: '/' });
       return sendPage(reply, 200, body);

@@ -72,8 +72,9 @@ for (const { engine, skip } of testEngines())
       const base = `/dashboard/projects/${slug}`;
       return [
         [`${base}/tokens`, { description: 'sneaky' }],
-        [`${base}/tokens/${revokedJti}/revoke`, {}],
+        [`${base}/tokens/${revokedJti}/revoke`, { confirm: 'yes' }],
         [`${base}/members/approve`, { email: 'pending@example.com' }],
+        [`${base}/members/revoke`, { email: 'pending@example.com', confirm: 'yes' }],
         [`${base}/allocations`, { provider: 'developer', usd: '1' }],
         [`${base}/ip-allow`, { ipAllow: '' }],
       ];

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testEngines } from '@app/db/testing.ts';
 import { addProject, approveMembership, requestMembership, setAllocation } from '../access/admin.ts';
+import { MAX_ALLOCATION_USD } from '../money.ts';
 import { type DashboardTestApp, injectBrowser, sessionFor, startDashboardApp } from './testing.ts';
 
 for (const { engine, skip } of testEngines())
@@ -86,13 +87,43 @@ for (const { engine, skip } of testEngines())
           (await dev.get('/dashboard/projects/team')).body,
           /Your status: <strong>member<\/strong>/,
         );
-        await lead.post(
+        // Revoke asks first; the question changes nothing, the confirmed answer revokes.
+        const asked = await lead.post(
           '/dashboard/projects/team/members/revoke',
           { email: 'dev@example.com' },
           '/dashboard/projects/team',
         );
+        assert.equal(asked.statusCode, 200);
+        assert.match(asked.body, /<h1>Revoke the membership of dev@example.com\?<\/h1>/);
+        assert.match(
+          asked.body,
+          /<form method="post" action="\/dashboard\/projects\/team\/members\/revoke" class="buttons"><input type="hidden" name="_csrf" value="[^"]+" \/><input type="hidden" name="email" value="dev@example.com" \/><input type="hidden" name="confirm" value="yes" \/><button type="submit">Revoke membership<\/button><a class="button secondary" href="\/dashboard\/projects\/team">Cancel<\/a><\/form>/,
+        );
+        assert.equal((await membership('dev@example.com', 'team'))?.status, 'approved');
+        assert.equal((await dev.get('/dashboard/projects/team')).statusCode, 200);
+        const csrf = /name="_csrf" value="([^"]+)"/.exec(asked.body)?.[1] ?? '';
+        const revoked = await lead.postRaw('/dashboard/projects/team/members/revoke', {
+          _csrf: csrf,
+          email: 'dev@example.com',
+          confirm: 'yes',
+        });
+        assert.equal(revoked.statusCode, 303);
         assert.equal((await membership('dev@example.com', 'team'))?.status, 'revoked');
         assert.equal((await dev.get('/dashboard/projects/team')).statusCode, 404, 'not after revocation');
+      });
+
+      test('a project admin is "project admin": own status, the members list, the home page', async () => {
+        const lead = await signedIn('lead@example.com');
+        const page = await lead.get('/dashboard/projects/team');
+        assert.match(page.body, /Your status: <strong>project admin<\/strong>/);
+        assert.match(
+          page.body,
+          /<th scope="row">lead@example.com<\/th><td data-label="Status">project admin<\/td>/,
+        );
+        assert.match(
+          (await lead.get('/dashboard')).body,
+          /<a href="\/dashboard\/projects\/team">team<\/a><span class="status">project admin<\/span>/,
+        );
       });
     });
 
@@ -133,6 +164,66 @@ for (const { engine, skip } of testEngines())
       });
     });
 
+    describe('allocations and providers on the project page', () => {
+      test('a refused amount shows why next to its field, on the project page; nothing changes', async () => {
+        const root = await signedIn('root@example.com');
+        const limit = `between 0 and ${MAX_ALLOCATION_USD}.`;
+        for (const usd of ['abc', '-5', String(MAX_ALLOCATION_USD * 2), '', '1,5']) {
+          const refused = await root.post(
+            '/dashboard/projects/team/allocations',
+            { provider: 'cloud_b', usd },
+            '/dashboard/projects/team',
+          );
+          assert.equal(refused.statusCode, 400, usd);
+          assert.match(refused.body, /<h1>Project team<\/h1>/, 'the project page, not a dead end');
+          assert.ok(
+            refused.body.includes(
+              `<label for="usd">Allocation in US dollars</label><br /><span id="usd-problem" role="alert" class="error">&#39;${usd}&#39; is not an amount in US dollars ${limit}</span>`,
+            ),
+            `the reason next to the amount (${usd})`,
+          );
+          assert.match(refused.body, /aria-invalid="true" aria-describedby="usd-problem"/);
+          assert.match(
+            refused.body,
+            /<option value="cloud_b" selected>cloud_b<\/option>/,
+            'the bucket is kept',
+          );
+          assert.ok(refused.body.includes(`value="${usd}"`), 'what was typed is kept');
+          assert.doesNotMatch(refused.body, /NaN/);
+        }
+        const rows = await gateway.database.db
+          .selectFrom('allocations')
+          .innerJoin('projects', 'projects.id', 'allocations.project_id')
+          .select('provider')
+          .where('projects.slug', '=', 'team')
+          .execute();
+        assert.deepEqual(
+          rows.map((row) => row.provider),
+          ['developer'],
+          'no allocation was set',
+        );
+      });
+
+      test('providers are listed in one order: developer, cloud_a, cloud_b, cloud_c', async () => {
+        const db = gateway.database.db;
+        await addProject(db, { slug: 'spread' });
+        for (const provider of ['cloud_c', 'cloud_a', 'developer', 'cloud_b'])
+          await setAllocation(db, { slug: 'spread', provider, usd: 1 });
+        await requestMembership(db, { slug: 'spread', email: 'lead@example.com' });
+        await approveMembership(db, { slug: 'spread', email: 'lead@example.com' });
+        const order = ['developer', 'cloud_a', 'cloud_b', 'cloud_c'];
+        const bucketRows = (body: string) =>
+          [...body.matchAll(/<th scope="row">(developer|cloud_\w)<\/th><td>/g)].map((match) => match[1]);
+        for (const email of ['lead@example.com', 'root@example.com']) {
+          const page = await (await signedIn(email)).get('/dashboard/projects/spread');
+          assert.deepEqual(bucketRows(page.body), order, `usage per bucket, seen by ${email}`);
+        }
+        const admin = await (await signedIn('root@example.com')).get('/dashboard/projects/spread');
+        const options = [...admin.body.matchAll(/<option value="(\w+)"\s*>/g)].map((match) => match[1]);
+        assert.deepEqual(options, order, 'the allocation form');
+      });
+    });
+
     describe('GET /', () => {
       test('a browser gets a landing page linking the docs, the dashboard and the OpenAPI document', async () => {
         const response = await gateway.app.inject({
@@ -144,6 +235,22 @@ for (const { engine, skip } of testEngines())
         for (const href of ['/docs', '/dashboard', '/openapi.json'])
           assert.ok(response.body.includes(`href="${href}"`), href);
         assert.match(String(response.headers['content-security-policy']), /default-src 'none'/);
+      });
+
+      test('the icon: /favicon.ico, named by the landing page and the dashboard', async () => {
+        const icon = await gateway.app.inject({ method: 'GET', url: '/favicon.ico' });
+        assert.equal(icon.statusCode, 200);
+        assert.equal(icon.headers['content-type'], 'image/svg+xml');
+        assert.match(icon.body, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+        const link = '<link rel="icon" href="/favicon.ico" type="image/svg+xml" />';
+        const landing = await gateway.app.inject({
+          method: 'GET',
+          url: '/',
+          headers: { accept: 'text/html' },
+        });
+        assert.ok(landing.body.includes(link), 'the landing page');
+        const signIn = await gateway.app.inject({ method: 'GET', url: '/dashboard' });
+        assert.ok(signIn.body.includes(link), 'the dashboard');
       });
 
       test('API clients keep the JSON 404', async () => {

@@ -40,15 +40,29 @@ for (const { engine, skip } of testEngines())
       });
       let landed = next;
       if (options.expectConsent) {
-        assert.match(next.text, /authorize the identity provider to access the profile/);
+        assert.match(next.text, /<h1>Authorize access to your profile<\/h1>/);
         landed = await b.request(formAction(next.text, 'Authorize'), { method: 'POST', form: {} });
       }
-      return { b, landed };
+      return { b, landed, consent: next };
     }
 
     describe('sign-in through the development identity provider', () => {
       test('first sign-in asks for consent, creates the user and a session; sign-out ends it', async () => {
-        const { b, landed } = await signIn('alice@example.com', { expectConsent: true });
+        const { b, landed, consent } = await signIn('alice@example.com', { expectConsent: true });
+        // Who asks for what, in one sentence, and what each scope gives it.
+        const question =
+          /<p id="consent-question">(.*?)<\/p><ul aria-labelledby="consent-question">(.*?)<\/ul>/.exec(
+            consent.text,
+          );
+        // (The markup is squashed, spaces next to tags dropped; browser.test.ts reads the real text.)
+        assert.equal(question?.[1], '<strong>Model gateway dashboard</strong>wants to access your profile:');
+        assert.deepEqual(
+          [...(question?.[2] ?? '').matchAll(/<li>(.*?)<\/li>/g)].map((item) => item[1]),
+          ['your user id at this provider (openid)', 'your email address (email)', 'your name (profile)'],
+        );
+        assert.ok(
+          consent.text.includes(`<link rel="icon" href="${base}/favicon.ico" type="image/svg+xml" />`),
+        );
         assert.equal(landed.status, 200);
         assert.match(landed.url, /\/dashboard$/);
         assert.match(landed.text, /Signed in as <strong>alice@example.com<\/strong>/);

@@ -24,6 +24,9 @@ for (const { engine, skip } of testEngines())
         ['owner@example.com', 'dry'],
         ['other@example.com', 'beta'],
         ['waiting@example.com', 'alpha'],
+        // Each test that generates has its own user: the rate limit counts per user.
+        ['careful@example.com', 'alpha'],
+        ['chooser@example.com', 'alpha'],
       ] as const) {
         await sessionFor(gateway.database, email);
         await requestMembership(db, { slug, email });
@@ -95,12 +98,99 @@ for (const { engine, skip } of testEngines())
         assert.ok(jti);
         const revoked = await owner.post(
           `/dashboard/projects/alpha/tokens/${jti}/revoke`,
-          {},
+          { confirm: 'yes' },
           '/dashboard/projects/alpha/tokens',
         );
         assert.equal(revoked.statusCode, 303);
         const refused = await models(token);
         assert.equal(refused.statusCode, 401, 'revoked at once on this instance');
+      });
+
+      test('Revoke asks first: the question changes nothing, the confirmed answer revokes', async () => {
+        const owner = await signedIn('careful@example.com');
+        await owner.post(
+          '/dashboard/projects/alpha/tokens',
+          { description: 'to be revoked' },
+          '/dashboard/projects/alpha/tokens/new',
+        );
+        const token = newToken((await owner.get('/dashboard/projects/alpha/tokens')).body);
+        assert.ok(token);
+        const { jti } = await gateway.database.db
+          .selectFrom('access_tokens')
+          .select('jti')
+          .where('description', '=', 'to be revoked')
+          .executeTakeFirstOrThrow();
+        const revoke = `/dashboard/projects/alpha/tokens/${jti}/revoke`;
+
+        const asked = await owner.post(revoke, {}, '/dashboard/projects/alpha/tokens');
+        assert.equal(asked.statusCode, 200);
+        assert.match(asked.body, /<h1>Revoke token to be revoked\?<\/h1>/);
+        const form = new RegExp(
+          `<form method="post" action="${revoke}" class="buttons"><input type="hidden" name="_csrf" value="[^"]+" /><input type="hidden" name="confirm" value="yes" /><button type="submit">Revoke token</button><a class="button secondary" href="/dashboard/projects/alpha/tokens">Cancel</a></form>`,
+        );
+        assert.match(asked.body, form);
+        assert.equal((await models(token)).statusCode, 200, 'asking revoked nothing');
+        const row = () =>
+          gateway.database.db
+            .selectFrom('access_tokens')
+            .select('revoked_at')
+            .where('jti', '=', jti)
+            .executeTakeFirstOrThrow();
+        assert.equal((await row()).revoked_at, null);
+
+        // The answer, as the question page's form posts it (with that page's anti-forgery token).
+        const csrf = /name="_csrf" value="([^"]+)"/.exec(asked.body)?.[1] ?? '';
+        const confirmed = await owner.postRaw(revoke, { _csrf: csrf, confirm: 'yes' });
+        assert.equal(confirmed.statusCode, 303);
+        assert.equal(confirmed.headers.location, '/dashboard/projects/alpha/tokens');
+        assert.notEqual((await row()).revoked_at, null);
+        assert.equal((await models(token)).statusCode, 401);
+      });
+
+      test('the lifetime is chosen on the form, up to the maximum; a longer one is refused there', async () => {
+        const owner = await signedIn('chooser@example.com');
+        const form = await owner.get('/dashboard/projects/alpha/tokens/new');
+        const options = [...form.body.matchAll(/<option value="([^"]+)"( selected)?>([^<]+)<\/option>/g)];
+        assert.deepEqual(
+          options.map((option) => `${option[1]}${option[2] ?? ''}: ${option[3]}`),
+          ['1h: 1h', '12h: 12h', '1d: 1d', '7d selected: 7d (default)', '30d: 30d (maximum)'],
+          'the configured default (7d) chosen, nothing beyond the maximum (30d)',
+        );
+        const expiresIn = async (description: string) => {
+          const row = await gateway.database.db
+            .selectFrom('access_tokens')
+            .select(['created_at', 'expires_at'])
+            .where('description', '=', description)
+            .executeTakeFirstOrThrow();
+          return Date.parse(row.expires_at) - Date.parse(row.created_at);
+        };
+        const day = await owner.post(
+          '/dashboard/projects/alpha/tokens',
+          { description: 'one day', ttl: '1d' },
+          '/dashboard/projects/alpha/tokens/new',
+        );
+        assert.equal(day.statusCode, 303);
+        assert.equal(await expiresIn('one day'), 86_400_000);
+
+        for (const [ttl, message] of [
+          ['31d', 'A token may live at most 30d; &#39;31d&#39; is longer.'],
+          ['forever', '&#39;forever&#39; is not a lifetime'],
+        ] as const) {
+          const refused = await owner.post(
+            '/dashboard/projects/alpha/tokens',
+            { description: `too long ${ttl}`, ttl },
+            '/dashboard/projects/alpha/tokens/new',
+          );
+          assert.equal(refused.statusCode, 400);
+          assert.ok(
+            refused.body.includes(
+              `<label for="ttl">Lifetime</label><br /><span id="ttl-problem" role="alert" class="error">${message}`,
+            ),
+            `the reason next to the field (${ttl})`,
+          );
+          assert.match(refused.body, new RegExp(`value="too long ${ttl}"`), 'the description is kept');
+          assert.equal(await issuedWith(`too long ${ttl}`), 0);
+        }
       });
 
       test('a form posted without the anti-forgery token is refused with a page, nothing changes', async () => {
@@ -136,7 +226,9 @@ for (const { engine, skip } of testEngines())
           { description: 'mine' },
           '/dashboard/projects/beta/tokens/new',
         );
-        const revoke = await other.post(`/dashboard/projects/beta/tokens/${ownersToken.jti}/revoke`, {});
+        const revoke = await other.post(`/dashboard/projects/beta/tokens/${ownersToken.jti}/revoke`, {
+          confirm: 'yes',
+        });
         assert.equal(revoke.statusCode, 404);
         const row = await gateway.database.db
           .selectFrom('access_tokens')

@@ -5,7 +5,7 @@
  * strings, hence Number().
  */
 import { type Kysely, sql } from 'kysely';
-import type { Ledger } from '../contracts.ts';
+import { byProviderOrder, type Ledger } from '../contracts.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 
 type Db = Kysely<GatewayDatabase>;
@@ -61,7 +61,7 @@ export async function bucketUsage(
   ]);
   return Object.entries(balances)
     .flatMap(([provider, balance]) => (balance ? [{ provider, balance }] : []))
-    .sort((a, b) => a.provider.localeCompare(b.provider))
+    .sort((a, b) => byProviderOrder(a.provider, b.provider))
     .map(({ provider, balance }) => ({
       provider,
       allocatedMicros: balance.allocatedMicros,

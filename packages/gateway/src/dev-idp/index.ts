@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type Provider from 'oidc-provider';
 import { createDevProvider, DEV_IDP_PATH, type DevClient, devIdpUrls } from './provider.ts';
 import { checkPassword, type DevUser } from './users.ts';
-import { consentPage, errorPage, loginPage } from './views.ts';
+import { consentPage, errorPage, loginPage, PAGE_CSP } from './views.ts';
 
 export { inProcessFetch } from './back-channel.ts';
 export { DEV_IDP_PATH, type DevClient, devIdpUrls } from './provider.ts';
@@ -39,12 +39,11 @@ function asPublic(raw: ProxiedRequest, publicBase: string): void {
   raw.baseUrl = `${url.pathname.replace(/\/+$/, '')}${DEV_IDP_PATH}`;
 }
 
-const CLIENT_NAME = 'the model gateway dashboard';
+const CLIENT_NAME = 'Model gateway dashboard';
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'content-security-policy':
-    "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'",
+  'content-security-policy': PAGE_CSP,
 };
 
 export function devIdpRoutes(deps: DevIdpDeps): FastifyPluginAsync {

@@ -1,12 +1,14 @@
 /**
  * The oidc-provider instance behind /dev-idp: one confidential client (the dashboard), the dev
- * users as accounts, a fresh RSA signing key and cookie key per process, state in memory. It is
- * a development tool: restarting it signs everybody out of it and asks for consent again.
+ * users as accounts, a fresh RSA signing key and cookie key per process, state in memory
+ * (memory-adapter.ts). It is a development tool: restarting it signs everybody out of it and asks
+ * for consent again.
  */
 import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
 import type { Configuration, default as Provider, KoaContextWithOIDC } from 'oidc-provider';
-import { errorPage, logoutPage, type PageUrls, signedOutPage } from './views.ts';
+import { memoryAdapter } from './memory-adapter.ts';
+import { errorPage, logoutPage, PAGE_CSP, type PageUrls, signedOutPage } from './views.ts';
 import type { DevUser } from './users.ts';
 
 export interface DevClient {
@@ -25,10 +27,7 @@ export function devIdpUrls(publicBase: string): PageUrls {
 
 function send(ctx: KoaContextWithOIDC, body: string): void {
   ctx.type = 'html';
-  ctx.set(
-    'content-security-policy',
-    "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'",
-  );
+  ctx.set('content-security-policy', PAGE_CSP);
   ctx.body = body;
 }
 
@@ -52,6 +51,7 @@ export async function createDevProvider(
     kid: randomBytes(8).toString('hex'),
   };
   const configuration: Configuration = {
+    adapter: memoryAdapter(),
     clients: [
       {
         client_id: client.clientId,

@@ -73,7 +73,7 @@ describe('the development identity provider behind a TLS-terminating proxy', () 
         method: 'POST',
         form: { email: user.email, password: user.password },
       });
-      assert.match(consent.text, /authorize the identity provider to access the profile/);
+      assert.match(consent.text, /<h1>Authorize access to your profile<\/h1>/);
       const authorizeAction = formAction(consent.text, 'Authorize');
       const landed = await b.request(authorizeAction, { method: 'POST', form: {} });
       assert.equal(landed.status, 200, landed.text.slice(0, 500));

@@ -5,6 +5,10 @@
  */
 import { type Html, html, trustedMarkup } from '../dashboard/html.ts';
 
+/** The pages' policy: the gateway's stylesheet and icon, forms to the provider only, no script. */
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'";
+
 /** Where the pages point: the gateway's public base URL and the provider's issuer under it. */
 export interface PageUrls {
   readonly publicBase: string;
@@ -23,6 +27,7 @@ function page(urls: PageUrls, title: string, body: Html): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} - development identity provider</title>
         <link rel="stylesheet" href="${urls.publicBase}/dashboard/assets/dashboard.css" />
+        <link rel="icon" href="${urls.publicBase}/favicon.ico" type="image/svg+xml" />
       </head>
       <body>
         <header class="banner dev">
@@ -74,6 +79,13 @@ export function loginPage(input: {
   );
 }
 
+/** What each scope the dashboard asks for gives it, in the words of the consent screen. */
+const SCOPE_TEXT: Readonly<Record<string, string>> = {
+  openid: 'your user id at this provider',
+  email: 'your email address',
+  profile: 'your name',
+};
+
 export function consentPage(input: {
   urls: PageUrls;
   uid: string;
@@ -85,19 +97,18 @@ export function consentPage(input: {
     input.urls,
     'Authorize access to your profile',
     html`<p>You are signed in as <strong>${input.email}</strong>.</p>
-      <p>
-        The application <strong>${input.clientName}</strong> asks you to authorize the identity provider to
-        access the profile:
-      </p>
-      <ul aria-label="Requested access">
-        ${input.scopes.map((scope) => html`<li>${scope}</li>`)}
+      <p id="consent-question"><strong>${input.clientName}</strong> wants to access your profile:</p>
+      <ul aria-labelledby="consent-question">
+        ${input.scopes.map((scope) => html`<li>${SCOPE_TEXT[scope] ?? scope} (${scope})</li>`)}
       </ul>
-      <form method="post" action="${interaction(input.urls, input.uid, 'confirm')}">
-        <button type="submit">Authorize</button>
-      </form>
-      <form method="post" action="${interaction(input.urls, input.uid, 'abort')}">
-        <button type="submit" class="secondary">Cancel</button>
-      </form>`,
+      <div class="buttons">
+        <form method="post" action="${interaction(input.urls, input.uid, 'confirm')}">
+          <button type="submit">Authorize</button>
+        </form>
+        <form method="post" action="${interaction(input.urls, input.uid, 'abort')}">
+          <button type="submit" class="secondary">Cancel</button>
+        </form>
+      </div>`,
   );
 }
 
@@ -116,7 +127,7 @@ export function logoutPage(urls: PageUrls, form: string): string {
     'Sign out',
     html`${trustedMarkup(form)}
       <p>Sign out of the development identity provider too?</p>
-      <p>
+      <p class="buttons">
         <button type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
         <button type="submit" form="op.logoutForm" class="secondary">No, stay signed in</button>
       </p>`,

@@ -1,6 +1,8 @@
 /** Home, membership requests, project pages, member decisions and allocations. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  AccessAdminError,
+  type AdminErrorCode,
   addProject,
   approveMembership,
   requestToJoin,
@@ -27,7 +29,22 @@ import {
 } from '../context.ts';
 import { bucketUsage, dailySpend, tokenUsage } from '../usage-data.ts';
 import type { IpAllowState } from '../views/admin.ts';
-import { homePage, type JoinOutcome, projectPage, signInPage } from '../views/pages.ts';
+import { CONFIRM } from '../views/confirm.ts';
+import { projectTrail } from '../views/layout.ts';
+import {
+  type AllocationState,
+  homePage,
+  type JoinOutcome,
+  projectPage,
+  revokeMemberPage,
+  signInPage,
+} from '../views/pages.ts';
+
+/** The allocation form's field each refusal of setAllocation is about. */
+const ALLOCATION_FIELD: Partial<Record<AdminErrorCode, AllocationState['field']>> = {
+  invalid_provider: 'provider',
+  invalid_amount: 'usd',
+};
 
 /** Days of spend in the usage charts. */
 export const CHART_DAYS = 30;
@@ -57,7 +74,12 @@ export async function sendProjectPage(
   ctx: DashboardContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { view: ProjectView; ipAllow?: Omit<IpAllowState, 'current'>; status?: number },
+  input: {
+    view: ProjectView;
+    ipAllow?: Omit<IpAllowState, 'current'>;
+    allocation?: AllocationState;
+    status?: number;
+  },
 ): Promise<FastifyReply> {
   const viewer = requireViewer(request);
   const { view } = input;
@@ -74,6 +96,7 @@ export async function sendProjectPage(
     isGatewayAdmin: viewer.user.isAdmin,
     usage: { buckets, days, tokens, allTokens: view.canAdminister },
     ipAllow: { current: JSON.parse(project.ip_allow) as string[], ...input.ipAllow },
+    ...(input.allocation ? { allocation: input.allocation } : {}),
   });
   return html(reply.code(input.status ?? 200), body);
 }
@@ -155,6 +178,14 @@ export function projectRoutes(app: FastifyInstance, ctx: DashboardContext): void
     const change = { slug: view.slug, email: field(request.body, 'email'), actor: userActor(viewer.user) };
     if (decision === 'approve') await approveMembership(ctx.db, change);
     else if (decision === 'revoke') {
+      // Asks first, for someone listed as a member; anyone else is refused by revokeMembership.
+      const member = (await membersOf(ctx.db, view.id)).find(
+        (row) => row.email === change.email.trim().toLowerCase(),
+      );
+      if (member && field(request.body, CONFIRM.name) !== CONFIRM.value) {
+        const chrome = { ...chromeOf(request, reply), trail: projectTrail(view.slug) };
+        return html(reply, revokeMemberPage(chrome, { slug: view.slug, email: member.email }));
+      }
       await revokeMembership(ctx.db, change);
       // The member's tokens stop working: tell every instance now.
       await ctx.tokens.announceRevocation(`membership ${view.slug}`);
@@ -171,14 +202,17 @@ export function projectRoutes(app: FastifyInstance, ctx: DashboardContext): void
       const { slug } = request.params as { slug: string };
       const view = await visibleProject(ctx, viewer, slug);
       if (!viewer.user.isAdmin) throw new DashboardError(403, 'Only gateway admins set allocations.');
-      const amount = field(request.body, 'usd').trim();
-      const usd = amount === '' ? Number.NaN : Number(amount);
-      await setAllocation(ctx.db, {
-        slug: view.slug,
-        provider: field(request.body, 'provider'),
-        usd,
-        actor: userActor(viewer.user),
-      });
+      const [provider, usd] = [field(request.body, 'provider'), field(request.body, 'usd').trim()];
+      try {
+        await setAllocation(ctx.db, { slug: view.slug, provider, usd, actor: userActor(viewer.user) });
+      } catch (error) {
+        if (!(error instanceof AccessAdminError)) throw error;
+        const at = ALLOCATION_FIELD[error.code];
+        if (!at) throw error;
+        // The page again, the reason next to the field; nothing was changed.
+        const allocation = { problem: error.message, field: at, provider, usd };
+        return sendProjectPage(ctx, request, reply, { view, allocation, status: 400 });
+      }
       request.log.info({ project: view.slug, by: viewer.user.id }, 'dashboard allocation set');
       return reply.redirect(`/dashboard/projects/${view.slug}`, 303);
     },

@@ -3,13 +3,22 @@
  * reaches the page that shows it in a short-lived cookie scoped to that page, cleared as it is
  * shown (POST-redirect-GET): a reload or a later visit has nothing left to show.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { issueToken, revokeToken, userActor } from '../../access/admin.ts';
-import { ownsToken, ownTokens, type ProjectView } from '../../access/directory.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AccessAdminError, issueToken, revokeToken, userActor } from '../../access/admin.ts';
+import type { IssuedToken } from '../../access/admin-tokens.ts';
+import { ownTokens, type ProjectView } from '../../access/directory.ts';
 import { type DashboardContext, DashboardError, field, notFound, requireViewer } from '../context.ts';
 import { cookieOptions, COOKIES } from '../context.ts';
 import { dailySpend, visibleToken } from '../usage-data.ts';
-import { type NewToken, newTokenPage, tokensPage } from '../views/tokens.ts';
+import { CONFIRM } from '../views/confirm.ts';
+import {
+  type NewToken,
+  type NewTokenDraft,
+  newTokenPage,
+  revokeTokenPage,
+  tokensPage,
+  tokensTrail,
+} from '../views/tokens.ts';
 import { tokenUsagePage } from '../views/usage.ts';
 import { CHART_DAYS, chromeOf, visibleProject } from './projects.ts';
 
@@ -83,10 +92,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: DashboardContext): void {
     const view = await visibleProject(ctx, viewer, (request.params as { slug: string }).slug);
     const refusal = generateRefusal(view);
     if (refusal) throw new DashboardError(403, `You cannot generate a token: ${refusal}`);
-    const body = newTokenPage(chromeOf(request, reply), {
-      slug: view.slug,
-      defaultTtl: ctx.tokens.policy.defaultTtl,
-    });
+    const body = newTokenPage(chromeOf(request, reply), { slug: view.slug, policy: ctx.tokens.policy });
     return reply.type('text/html; charset=utf-8').send(body);
   });
 
@@ -119,50 +125,71 @@ export function tokenRoutes(app: FastifyInstance, ctx: DashboardContext): void {
         },
       },
     },
-    async (request, reply) => {
-      const viewer = requireViewer(request);
-      const view = await visibleProject(ctx, viewer, (request.params as { slug: string }).slug);
-      const refusal = generateRefusal(view);
-      if (refusal) throw new DashboardError(403, `You cannot generate a token: ${refusal}`);
-      const description = field(request.body, 'description').trim();
-      if (description === '' || description.length > MAX_DESCRIPTION) {
-        const problem = `Give the token a description of 1 to ${MAX_DESCRIPTION} characters.`;
-        const body = newTokenPage(chromeOf(request, reply), {
-          slug: view.slug,
-          defaultTtl: ctx.tokens.policy.defaultTtl,
-          problem,
-          description: description.slice(0, MAX_DESCRIPTION),
-        });
-        return reply.code(400).type('text/html; charset=utf-8').send(body);
-      }
-      const issued = await issueToken(ctx.db, ctx.tokens.keys, ctx.tokens.policy, {
-        email: viewer.user.email,
-        slug: view.slug,
-        description,
-        actor: userActor(viewer.user),
-      });
-      request.log.info(
-        { jti: issued.jti, project: view.slug, userId: viewer.user.id },
-        'dashboard token issued',
-      );
-      const flash: NewToken = { token: issued.token, expiresAt: issued.expiresAt.toISOString(), description };
-      reply.setCookie(
-        COOKIES.flash,
-        Buffer.from(JSON.stringify(flash)).toString('base64url'),
-        flashOptions(ctx, view.slug, FLASH_SECONDS),
-      );
-      return reply.redirect(tokensPath(view.slug), 303);
-    },
+    async (request, reply) => generate(ctx, request, reply),
   );
 
+  // Asks first (a page, without script), revokes when the answer is posted.
   app.post('/projects/:slug/tokens/:jti/revoke', { schema: { hide: true } }, async (request, reply) => {
     const viewer = requireViewer(request);
     const { slug, jti } = request.params as { slug: string; jti: string };
     const view = await visibleProject(ctx, viewer, slug);
-    if (!(await ownsToken(ctx.db, viewer.user.id, view.id, jti))) throw notFound();
+    const token = (await ownTokens(ctx.db, viewer.user.id, view.id)).find((row) => row.jti === jti);
+    if (!token) throw notFound();
+    if (token.state !== 'active') return reply.redirect(tokensPath(view.slug), 303);
+    if (field(request.body, CONFIRM.name) !== CONFIRM.value) {
+      const chrome = { ...chromeOf(request, reply), trail: tokensTrail(view.slug, true) };
+      const body = revokeTokenPage(chrome, { slug: view.slug, jti, description: token.description });
+      return reply.type('text/html; charset=utf-8').send(body);
+    }
     await revokeToken(ctx.db, jti, userActor(viewer.user));
     await ctx.tokens.announceRevocation(`token ${jti}`);
     request.log.info({ jti, project: view.slug, userId: viewer.user.id }, 'dashboard token revoked');
     return reply.redirect(tokensPath(view.slug), 303);
   });
+}
+
+/** Issues a token and hands it to the page that shows it once; a refused field gets the form back. */
+async function generate(ctx: DashboardContext, request: FastifyRequest, reply: FastifyReply) {
+  const viewer = requireViewer(request);
+  const view = await visibleProject(ctx, viewer, (request.params as { slug: string }).slug);
+  const refusal = generateRefusal(view);
+  if (refusal) throw new DashboardError(403, `You cannot generate a token: ${refusal}`);
+  const description = field(request.body, 'description').trim();
+  const ttl = field(request.body, 'ttl').trim();
+  const refuse = (problem: NonNullable<NewTokenDraft['problem']>) => {
+    const draft = { description: description.slice(0, MAX_DESCRIPTION), ttl, problem };
+    const body = newTokenPage(chromeOf(request, reply), {
+      slug: view.slug,
+      policy: ctx.tokens.policy,
+      draft,
+    });
+    return reply.code(400).type('text/html; charset=utf-8').send(body);
+  };
+  if (description === '' || description.length > MAX_DESCRIPTION)
+    return refuse({
+      field: 'description',
+      message: `Give the token a description of 1 to ${MAX_DESCRIPTION} characters.`,
+    });
+  let issued: IssuedToken;
+  try {
+    issued = await issueToken(ctx.db, ctx.tokens.keys, ctx.tokens.policy, {
+      email: viewer.user.email,
+      slug: view.slug,
+      description,
+      ...(ttl === '' ? {} : { ttl }),
+      actor: userActor(viewer.user),
+    });
+  } catch (error) {
+    // The lifetime is checked where gatewayctl's is: the same rule and the same words.
+    if (!(error instanceof AccessAdminError) || error.code !== 'invalid_ttl') throw error;
+    return refuse({ field: 'ttl', message: error.message });
+  }
+  request.log.info({ jti: issued.jti, project: view.slug, userId: viewer.user.id }, 'dashboard token issued');
+  const flash: NewToken = { token: issued.token, expiresAt: issued.expiresAt.toISOString(), description };
+  reply.setCookie(
+    COOKIES.flash,
+    Buffer.from(JSON.stringify(flash)).toString('base64url'),
+    flashOptions(ctx, view.slug, FLASH_SECONDS),
+  );
+  return reply.redirect(tokensPath(view.slug), 303);
 }

@@ -2,7 +2,7 @@
 import type { AuditEvent, AuditPage } from '../../access/audit.ts';
 import type { AuditAction } from '../../db/schema.ts';
 import { type Html, html } from '../html.ts';
-import { type Chrome, csrfField, formatDate, page } from './layout.ts';
+import { type Chrome, csrfField, formatDate, page, projectTrail, withTimes } from './layout.ts';
 
 export interface IpAllowState {
   readonly current: readonly string[];
@@ -77,7 +77,7 @@ export function auditPage(
         <td>${event.actor}${actorHint(event)}</td>
         <td>${ACTION_TEXT[event.action]}</td>
         <td>${event.subject}</td>
-        <td>${event.detail}</td>
+        <td>${withTimes(event.detail)}</td>
       </tr>`,
   );
   const older =
@@ -91,10 +91,7 @@ export function auditPage(
     'Audit trail',
     {
       ...chrome,
-      trail: [
-        { href: '/dashboard', label: 'Projects' },
-        { href: `/dashboard/projects/${slug}`, label: slug },
-      ],
+      trail: projectTrail(slug),
     },
     html`<p>
         Who changed what in project ${slug}: tokens, memberships, allocations, the IP allowlist. Newest first.

@@ -1,9 +1,11 @@
 /** The dashboard's home and project pages. */
 import { PROVIDERS } from '../../contracts.ts';
 import type { MemberRow, ProjectMembership, ProjectView } from '../../access/directory.ts';
+import type { MembershipStatus } from '../../db/schema.ts';
 import { type Html, html } from '../html.ts';
 import { type IpAllowState, ipAllowSection } from './admin.ts';
-import { type Chrome, csrfField, formatDate, page } from './layout.ts';
+import { confirmPage } from './confirm.ts';
+import { type Chrome, csrfField, fieldProblem, formatDate, page } from './layout.ts';
 import { type ProjectUsage, usageSection } from './usage.ts';
 
 export function signInPage(problem?: string): string {
@@ -23,6 +25,13 @@ const STATUS_TEXT = {
   pending: 'membership requested',
   revoked: 'membership revoked',
 } as const;
+
+/** A membership in words, the same on every page: an approved project admin is "project admin". */
+export function membershipText(membership: { status: MembershipStatus; isAdmin: boolean }): string {
+  return membership.status === 'approved' && membership.isAdmin
+    ? 'project admin'
+    : STATUS_TEXT[membership.status];
+}
 
 /** What became of the membership form just posted, shown above it. */
 export type JoinOutcome = { readonly sent: string } | { readonly problem: string };
@@ -53,7 +62,7 @@ export function homePage(
           (m) =>
             html`<li>
               <a href="/dashboard/projects/${m.slug}">${m.slug}</a>
-              <span class="status">${STATUS_TEXT[m.status]}${m.isAdmin ? ', project admin' : ''}</span>
+              <span class="status">${membershipText(m)}</span>
             </li>`,
         )}
       </ul>`
@@ -109,26 +118,59 @@ export function homePage(
   );
 }
 
-function allocationForm(chrome: Chrome, slug: string) {
+/** A refused allocation: why, next to the field at fault, and what was chosen and typed. */
+export interface AllocationState {
+  readonly problem: string;
+  readonly field: 'provider' | 'usd';
+  readonly provider: string;
+  readonly usd: string;
+}
+
+function allocationForm(chrome: Chrome, slug: string, refused: AllocationState | undefined) {
+  const problemAt = (field: AllocationState['field']) =>
+    fieldProblem(field, refused?.field === field ? refused.problem : undefined);
+  const [provider, usd] = [problemAt('provider'), problemAt('usd')];
   return html`<form method="post" action="/dashboard/projects/${slug}/allocations">
     ${csrfField(chrome.csrf)}
     <p>
-      <label for="bucket">Provider bucket</label><br /><select id="bucket" name="provider">
-        ${PROVIDERS.map((p) => html`<option value="${p}">${p}</option>`)}
+      <label for="bucket">Provider bucket</label><br />${provider.text}<select
+        id="bucket"
+        name="provider"
+        ${provider.attributes}
+      >
+        ${PROVIDERS.map(
+          (p) => html`<option value="${p}" ${refused?.provider === p ? html`selected` : ''}>${p}</option>`,
+        )}
       </select>
     </p>
     <p>
-      <label for="usd">Allocation in US dollars</label><br /><input
+      <label for="usd">Allocation in US dollars</label><br />${usd.text}<input
         id="usd"
         name="usd"
         type="number"
         min="0"
         step="0.01"
         required
+        value="${refused?.usd ?? ''}"
+        ${usd.attributes}
       />
     </p>
     <p><button type="submit">Set allocation</button></p>
   </form>`;
+}
+
+/** Asked before a membership is revoked: the page's form posts the revocation again, confirmed. */
+export function revokeMemberPage(chrome: Chrome, input: { slug: string; email: string }): string {
+  return confirmPage(chrome, {
+    title: `Revoke the membership of ${input.email}?`,
+    question: html`<strong>${input.email}</strong> can no longer see project ${input.slug}, and their tokens
+      for it stop working within a second. They can ask to join again; a project admin must approve them
+      again.`,
+    action: `/dashboard/projects/${input.slug}/members/revoke`,
+    fields: { email: input.email },
+    confirmLabel: 'Revoke membership',
+    cancelHref: `/dashboard/projects/${input.slug}`,
+  });
 }
 
 function memberActions(chrome: Chrome, slug: string, member: MemberRow) {
@@ -146,7 +188,7 @@ function memberActions(chrome: Chrome, slug: string, member: MemberRow) {
 }
 
 function membersTable(chrome: Chrome, slug: string, members: readonly MemberRow[]) {
-  return html`<table>
+  return html`<table class="stack">
     <caption>
       Members
     </caption>
@@ -163,9 +205,9 @@ function membersTable(chrome: Chrome, slug: string, members: readonly MemberRow[
         (m) =>
           html`<tr>
             <th scope="row">${m.email}</th>
-            <td>${STATUS_TEXT[m.status]}${m.isAdmin ? ' (project admin)' : ''}</td>
-            <td>${formatDate(m.requestedAt)}</td>
-            <td>${memberActions(chrome, slug, m)}</td>
+            <td data-label="Status">${membershipText(m)}</td>
+            <td data-label="Requested">${formatDate(m.requestedAt)}</td>
+            <td class="inline">${memberActions(chrome, slug, m)}</td>
           </tr>`,
       )}
     </tbody>
@@ -180,10 +222,11 @@ export function projectPage(
     isGatewayAdmin: boolean;
     usage: ProjectUsage;
     ipAllow: IpAllowState;
+    allocation?: AllocationState;
   },
 ): string {
   const { view } = input;
-  const status = view.membership ? STATUS_TEXT[view.membership.status] : 'not a member (gateway admin view)';
+  const status = view.membership ? membershipText(view.membership) : 'not a member (gateway admin view)';
   return page(
     `Project ${view.slug}`,
     { ...chrome, trail: [{ href: '/dashboard', label: 'Projects' }] },
@@ -203,7 +246,7 @@ export function projectPage(
         input.isGatewayAdmin
           ? html`<section aria-labelledby="allocate">
               <h2 id="allocate">Set an allocation</h2>
-              ${allocationForm(chrome, view.slug)}
+              ${allocationForm(chrome, view.slug, input.allocation)}
             </section>`
           : ''
       }

@@ -1,7 +1,10 @@
 /** The spec's token flow: list, "Generate", "Token description", the token shown once. */
+import type { TokenPolicy } from '../../access/admin-tokens.ts';
 import type { OwnTokenRow } from '../../access/directory.ts';
+import { parseDuration } from '../../access/duration.ts';
 import { html } from '../html.ts';
-import { type Chrome, csrfField, formatDate, page } from './layout.ts';
+import { confirmPage } from './confirm.ts';
+import { type Chrome, csrfField, fieldProblem, formatDate, page, projectTrail } from './layout.ts';
 
 export const COPY_SCRIPT = '/dashboard/assets/copy.js';
 
@@ -11,10 +14,11 @@ export interface NewToken {
   readonly description: string;
 }
 
-function trail(slug: string) {
+/** The breadcrumbs of the token pages: to the project, and to its token list from a page below it. */
+export function tokensTrail(slug: string, throughList = false) {
   return [
-    { href: '/dashboard', label: 'Projects' },
-    { href: `/dashboard/projects/${slug}`, label: slug },
+    ...projectTrail(slug),
+    ...(throughList ? [{ href: `/dashboard/projects/${slug}/tokens`, label: 'Personal access tokens' }] : []),
   ];
 }
 
@@ -55,7 +59,7 @@ function tokensTable(chrome: Chrome, slug: string, tokens: readonly OwnTokenRow[
           </button>
         </form>`
       : t.state;
-  return html`<table>
+  return html`<table class="stack">
     <caption>
       Your personal access tokens for ${slug}
     </caption>
@@ -74,17 +78,17 @@ function tokensTable(chrome: Chrome, slug: string, tokens: readonly OwnTokenRow[
         (t) =>
           html`<tr>
             <th scope="row">${t.description || '(no description)'}</th>
-            <td>${formatDate(t.createdAt)}</td>
-            <td>${formatDate(t.expiresAt)}</td>
-            <td>${formatDate(t.lastUsedAt)}</td>
-            <td>
+            <td data-label="Created">${formatDate(t.createdAt)}</td>
+            <td data-label="Expires">${formatDate(t.expiresAt)}</td>
+            <td data-label="Last used">${formatDate(t.lastUsedAt)}</td>
+            <td class="inline">
               <a
                 href="/dashboard/projects/${slug}/tokens/${t.jti}"
                 aria-label="Usage of ${t.description || 'token'}"
                 >Usage</a
               >
             </td>
-            <td>${revoke(t)}</td>
+            <td class="inline">${revoke(t)}</td>
           </tr>`,
       )}
     </tbody>
@@ -105,45 +109,96 @@ export function tokensPage(
     : html`<p><a class="button" href="/dashboard/projects/${input.slug}/tokens/new">Generate</a></p>`;
   return page(
     'Personal access tokens',
-    { ...chrome, trail: trail(input.slug), ...(input.created ? { scripts: [COPY_SCRIPT] } : {}) },
+    { ...chrome, trail: tokensTrail(input.slug), ...(input.created ? { scripts: [COPY_SCRIPT] } : {}) },
     html`${input.created ? newTokenPanel(input.created) : ''} ${generate}
       <p class="hint">A lost token cannot be shown again: revoke it and generate a new one.</p>
       ${tokensTable(chrome, input.slug, input.tokens)}`,
   );
 }
 
+/** Lifetimes offered besides the configured default and maximum (none beyond the maximum). */
+const LIFETIMES = ['1h', '12h', '1d', '7d', '30d', '90d', '180d', '365d'];
+
+/** What the form may offer: the usual lifetimes up to the maximum, the default and the maximum, shortest first. */
+export function lifetimeChoices(policy: TokenPolicy): string[] {
+  const max = parseDuration(policy.maxTtl) ?? 0;
+  const ms = (ttl: string) => parseDuration(ttl) ?? Infinity;
+  const choices = [...LIFETIMES, policy.defaultTtl, policy.maxTtl].filter((ttl) => ms(ttl) <= max);
+  return [...new Set(choices)].sort((a, b) => ms(a) - ms(b));
+}
+
+/** What was typed and why it was refused, shown next to the field at fault. */
+export interface NewTokenDraft {
+  readonly description?: string;
+  readonly ttl?: string;
+  readonly problem?: { readonly field: 'description' | 'ttl'; readonly message: string };
+}
+
+function problemAt(draft: NewTokenDraft, field: 'description' | 'ttl') {
+  return fieldProblem(
+    field,
+    draft.problem?.field === field ? draft.problem.message : undefined,
+    `${field}-hint`,
+  );
+}
+
+function lifetimeField(policy: TokenPolicy, draft: NewTokenDraft) {
+  const choices = lifetimeChoices(policy);
+  const chosen = draft.ttl !== undefined && choices.includes(draft.ttl) ? draft.ttl : policy.defaultTtl;
+  const problem = problemAt(draft, 'ttl');
+  const label = (ttl: string) =>
+    ttl === policy.defaultTtl ? `${ttl} (default)` : ttl === policy.maxTtl ? `${ttl} (maximum)` : ttl;
+  return html`<p>
+    <label for="ttl">Lifetime</label><br />${problem.text}<select id="ttl" name="ttl" ${problem.attributes}>
+      ${choices.map(
+        (ttl) => html`<option value="${ttl}" ${ttl === chosen ? html`selected` : ''}>${label(ttl)}</option>`,
+      )}
+    </select>
+    <span id="ttl-hint" class="hint"
+      >The token stops working after this long (at most ${policy.maxTtl}).</span
+    >
+  </p>`;
+}
+
 export function newTokenPage(
   chrome: Chrome,
-  input: { slug: string; defaultTtl: string; problem?: string; description?: string },
+  input: { slug: string; policy: TokenPolicy; draft?: NewTokenDraft },
 ): string {
+  const draft = input.draft ?? {};
+  const description = problemAt(draft, 'description');
   return page(
     'Generate a personal access token',
-    {
-      ...chrome,
-      trail: [
-        ...trail(input.slug),
-        { href: `/dashboard/projects/${input.slug}/tokens`, label: 'Personal access tokens' },
-      ],
-    },
-    html`${input.problem ? html`<p role="alert" class="error">${input.problem}</p>` : ''}
-      <form method="post" action="/dashboard/projects/${input.slug}/tokens">
-        ${csrfField(chrome.csrf)}
-        <p>
-          <label for="description">Token description</label><br />
-          <input
-            id="description"
-            name="description"
-            required
-            maxlength="200"
-            value="${input.description ?? ''}"
-            aria-describedby="description-hint"
-          />
-          <span id="description-hint" class="hint"
-            >What the token is for, e.g. "laptop" or "CI pipeline".</span
-          >
-        </p>
-        <p>The token is valid for ${input.defaultTtl} and works for project ${input.slug} only.</p>
-        <p><button type="submit">Generate token</button></p>
-      </form>`,
+    { ...chrome, trail: tokensTrail(input.slug, true) },
+    html`<form method="post" action="/dashboard/projects/${input.slug}/tokens">
+      ${csrfField(chrome.csrf)}
+      <p>
+        <label for="description">Token description</label><br />${description.text}<input
+          id="description"
+          name="description"
+          required
+          maxlength="200"
+          value="${draft.description ?? ''}"
+          ${description.attributes}
+        />
+        <span id="description-hint" class="hint">What the token is for, e.g. "laptop" or "CI pipeline".</span>
+      </p>
+      ${lifetimeField(input.policy, draft)}
+      <p>The token works for project ${input.slug} only.</p>
+      <p><button type="submit">Generate token</button></p>
+    </form>`,
   );
+}
+
+/** Asked before a token is revoked: the page's form posts the revocation again, confirmed. */
+export function revokeTokenPage(chrome: Chrome, input: { slug: string; jti: string; description: string }) {
+  const name = input.description || '(no description)';
+  const tokens = `/dashboard/projects/${input.slug}/tokens`;
+  return confirmPage(chrome, {
+    title: `Revoke token ${name}?`,
+    question: html`The token <strong>${name}</strong> stops working at once, on every gateway instance within
+      a second. A revoked token cannot be used again; generate a new one if you need one.`,
+    action: `${tokens}/${input.jti}/revoke`,
+    confirmLabel: 'Revoke token',
+    cancelHref: tokens,
+  });
 }

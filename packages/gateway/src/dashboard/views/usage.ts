@@ -3,7 +3,7 @@ import { formatUsd } from '../../money.ts';
 import { html } from '../html.ts';
 import type { BucketUsage, DaySpend, TokenUsage } from '../usage-data.ts';
 import { spendChart } from './chart.ts';
-import { type Chrome, page } from './layout.ts';
+import { type Chrome, page, projectTrail } from './layout.ts';
 
 export interface ProjectUsage {
   readonly buckets: readonly BucketUsage[];
@@ -99,10 +99,7 @@ export function tokenUsagePage(
     `Token ${name}`,
     {
       ...chrome,
-      trail: [
-        { href: '/dashboard', label: 'Projects' },
-        { href: `/dashboard/projects/${slug}`, label: slug },
-      ],
+      trail: projectTrail(slug),
     },
     html`<dl class="facts">
         <dt>Owner</dt>
