@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { loadGatewayConfig } from '../config.ts';
 import type { AccessControl } from '../contracts.ts';
+import { SecretRedactor } from '../upstream/credentials/index.ts';
 import { CatalogError } from './catalog.ts';
 import { createRouting } from './index.ts';
 import { bundledCatalogFile, fakeLedger, SIMULATOR_URL } from './testing.ts';
@@ -55,6 +56,7 @@ test('start-up fails with every catalog problem named, before serving anything',
         simulatorUrl: SIMULATOR_URL,
         log,
         env: {},
+        secrets: new SecretRedactor(),
       });
     await assert.rejects(start(join(dir, 'models.json')), (error: unknown) => {
       assert.ok(error instanceof CatalogError);

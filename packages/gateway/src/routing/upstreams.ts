@@ -7,7 +7,13 @@
  */
 import { type AdapterId, type EndpointParams } from '@app/provider-adapters';
 import { PROVIDERS, type ProviderId } from '../contracts.ts';
-import { AUTH_SCHEMAS, type AuthEntry, createSigner, type Signer } from '../upstream/credentials/index.ts';
+import {
+  AUTH_SCHEMAS,
+  type AuthEntry,
+  createSigner,
+  type SecretRedactor,
+  type Signer,
+} from '../upstream/credentials/index.ts';
 import type { Catalog, CatalogModel } from './catalog.ts';
 import { CatalogError } from './catalog.ts';
 import {
@@ -50,6 +56,8 @@ export interface UpstreamsOptions {
   /** Environment for `env:` locations (passed in: only main.ts reads process.env). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly source?: string;
+  /** Learns each endpoint's secrets and tokens, to clear upstream text of them (the gateway's). */
+  readonly secrets?: SecretRedactor;
 }
 
 function endpointProblems(value: unknown, path: string): string[] {
@@ -159,7 +167,11 @@ function resolve(key: string, declared: Declared, options: UpstreamsOptions): En
     provider: key.split('/')[0] as ProviderId,
     adapter: entry.adapter,
     params: endpointParams(entry, substitute),
-    signer: createSigner(auth, { env: options.env, ...where }),
+    signer: createSigner(auth, {
+      env: options.env,
+      ...where,
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    }),
     timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     flexTimeoutMs: entry.flexTimeoutMs ?? DEFAULT_FLEX_TIMEOUT_MS,
     simulated,

@@ -5,25 +5,12 @@
  * `content_filter`, and a failure after the stream started is a `data: {"error": ...}` event.
  */
 import assert from 'node:assert/strict';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, describe, type TestContext, test } from 'node:test';
-import { type ChatTestApp, sseEvents, startChatApp } from './testing.ts';
+import { after, describe, test } from 'node:test';
+import { type ChatTestApp, localUpstream, sseEvents, startChatApp } from './testing.ts';
 
 const messages = [{ role: 'user', content: 'hello' }];
 /** Hosts, keys and addresses the simulator puts in its failures; none may reach a client. */
 const INTERNALS = /sim-node|internal\.example|10\.0\.0\.7|sk-sim|127\.0\.0\.1|AKIA|sim-project/;
-
-/** A local upstream answering with `handler`, closed after the test; resolves to its `/v1` URL. */
-async function localUpstream(t: TestContext, handler: RequestListener): Promise<string> {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-}
 
 async function post(t: ChatTestApp, payload: Record<string, unknown>) {
   return t.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: t.headers(), payload });

@@ -79,7 +79,7 @@ async function upstreamCount(
     const body = await response.text(deps.upstream.config.maxErrorBodyBytes).catch(() => '');
     const failure = adapter.mapError({ status: response.status, headers: response.headers, body });
     if (failure.kind === 'client' || failure.kind === 'rate_limited')
-      throw failureError(failure, selection.provider);
+      throw failureError(failure, selection.provider, deps.upstream.secrets);
     return undefined;
   } catch (error) {
     if (isAppError(error)) throw error;
