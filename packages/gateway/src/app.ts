@@ -42,6 +42,8 @@ export interface BuildOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly logStream?: NodeJS.WritableStream;
   readonly defaultMetrics?: boolean;
+  /** The routing clock (circuit-breaker cooldowns, sticky expiry); tests move one by hand. */
+  readonly now?: () => number;
 }
 
 /** Builds the gateway: migrations run, areas composed, routes registered, nothing listening yet. */
@@ -104,6 +106,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       env: options.env ?? {},
       log: app.log,
       secrets,
+      ...(options.now ? { now: options.now } : {}),
     });
     closers.push(() => routing.close());
     const upstream = await createUpstream({ config: config.upstream, log: app.log, secrets });

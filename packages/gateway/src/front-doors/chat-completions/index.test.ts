@@ -63,6 +63,7 @@ function fakes(sim: Simulator, settleDelayMs: number, reasoningControl = true) {
   const router: Router = {
     resolve: () => plan,
     select: async () => selection,
+    release: () => {},
     report: async () => {},
   };
   const ledger: Ledger = {

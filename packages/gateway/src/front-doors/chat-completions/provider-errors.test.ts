@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { type ChatTestApp, localUpstream, sseEvents, startChatApp } from './testing.ts';
+import { type ChatTestApp, chatCompletionBody, localUpstream, sseEvents, startChatApp } from './testing.ts';
 
 const messages = [{ role: 'user', content: 'hello' }];
 /** Hosts, keys and addresses the simulator puts in its failures; none may reach a client. */
@@ -149,15 +149,10 @@ describe('X-Gateway-Applied reports the tier the upstream served', () => {
         );
         return;
       }
-      const body = JSON.stringify({
-        id: 'chatcmpl-tier',
-        object: 'chat.completion',
-        created: 1,
-        model: 'gpt-5.4-2026-03-05',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 200_000, completion_tokens: 0, total_tokens: 200_000 },
-        service_tier: 'default',
-      });
+      const body = chatCompletionBody(
+        { prompt_tokens: 200_000, completion_tokens: 0 },
+        { model: 'gpt-5.4-2026-03-05', service_tier: 'default' },
+      );
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
     const gateway = await startChatApp({ endpoint: { baseUrl: upstreamUrl } });
@@ -201,14 +196,7 @@ describe('hostile bodies', () => {
 describe('a wild usage figure from an upstream', () => {
   test('is charged at what the request could produce, counted, and the ledger stays readable', async (t) => {
     const upstreamUrl = await localUpstream(t, (_request, response) => {
-      const body = JSON.stringify({
-        id: 'chatcmpl-wild',
-        object: 'chat.completion',
-        created: 1,
-        model: 'm',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 12, completion_tokens: 2 ** 60, total_tokens: 2 ** 60 + 12 },
-      });
+      const body = chatCompletionBody({ prompt_tokens: 12, completion_tokens: 2 ** 60 });
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
     const gateway = await startChatApp({ endpoint: { baseUrl: upstreamUrl } });

@@ -45,6 +45,8 @@ export interface ChatTestOptions {
   readonly anthropicEndpoint?: { readonly baseUrl: string; readonly auth?: Record<string, unknown> };
   /** Environment besides the simulator's credentials (secrets that an `auth` entry names). */
   readonly env?: Readonly<Record<string, string>>;
+  /** The routing clock (circuit-breaker cooldowns, sticky expiry); the wall clock by default. */
+  readonly now?: () => number;
   /** Receives the gateway's JSON log lines at level info (otherwise logging is silent). */
   readonly logStream?: NodeJS.WritableStream;
 }
@@ -126,6 +128,7 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
     env: { ...sim.credentialEnv, ...options.env },
     defaultMetrics: false,
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const { token, principal } = await seedAccount(isolated.database, {
     email: 'ada@example.com',
@@ -171,6 +174,22 @@ export async function localUpstream(t: TestContext, handler: RequestListener): P
     server.close();
   });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+/** A Chat Completions answer ("ok") as an OpenAI-compatible upstream sends it: its usage, and `extra` fields. */
+export function chatCompletionBody(
+  usage: { readonly prompt_tokens: number; readonly completion_tokens: number },
+  extra: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({
+    id: 'chatcmpl-test',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    ...extra,
+  });
 }
 
 /** Splits an SSE body into its events: `data` payloads (parsed unless [DONE]) and comments. */
