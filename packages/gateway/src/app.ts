@@ -16,7 +16,7 @@ import { createAdmission } from './pipeline/admission.ts';
 import { createRateLimiter } from './limits/index.ts';
 import { gatewayRequestLogFields } from './request-log.ts';
 import { createRouting } from './routing/index.ts';
-import { createUpstream } from './upstream/index.ts';
+import { createUpstream, SecretRedactor } from './upstream/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -107,6 +107,9 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       log: app.log,
     });
     closers.push(() => access.close());
+    // One for the process: every signer tells it its secrets and tokens, and upstream error
+    // text is cleared of them before a client or a log line sees it.
+    const secrets = new SecretRedactor();
     const routing = await createRouting({
       config: config.routing,
       redis,
@@ -115,10 +118,11 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       simulatorUrl: options.simulatorUrl,
       env: options.env ?? {},
       log: app.log,
+      secrets,
       ...(options.now ? { now: options.now } : {}),
     });
     closers.push(() => routing.close());
-    const upstream = await createUpstream({ config: config.upstream, log: app.log });
+    const upstream = await createUpstream({ config: config.upstream, log: app.log, secrets });
     closers.push(() => upstream.close());
     await app.register(access.routes);
     await app.register(

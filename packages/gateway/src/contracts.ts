@@ -243,6 +243,11 @@ export interface Router {
     needs: { readonly tools: boolean; readonly webSearch: boolean },
     exclude?: readonly ProviderId[],
   ): Promise<Selection>;
+  /**
+   * A selection that sends nothing upstream after all (a token count the provider cannot make):
+   * the half-open trial it may have taken goes to the next request.
+   */
+  release(selection: Selection, plan: RoutePlan): void;
   /** Reports the outcome of a call so the circuit breaker and stickiness can react. */
   report(
     selection: Selection,

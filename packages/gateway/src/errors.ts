@@ -198,7 +198,8 @@ export const gatewayErrors = defineErrors({
   rate_limited: {
     status: 429,
     type: 'rate_limit_error',
-    message: (p: { reason: string }) => p.reason,
+    message: (p: { provider: string; retry: string }) =>
+      `The provider '${p.provider}' is rate limiting the gateway's requests; ${p.retry}.`,
   },
   rate_limit_exceeded: {
     status: 429,
@@ -220,8 +221,8 @@ export const gatewayErrors = defineErrors({
   upstream_overloaded: {
     status: 503,
     type: 'api_error',
-    message: (p: { provider: string }) =>
-      `The provider '${p.provider}' is overloaded and turned the request away; retry shortly.`,
+    message: (p: { provider: string; retry: string }) =>
+      `The provider '${p.provider}' is overloaded and turned the request away; ${p.retry}.`,
   },
   upstream_error: {
     status: 502,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Ledger, Principal, Reservation, RoutePlan, Router, Selection } from '../contracts.ts';
+import { SecretRedactor } from '../upstream/index.ts';
 import { CallOutcome } from './call-outcome.ts';
 
 const PRICE = { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 2 };
@@ -36,6 +37,7 @@ function outcome(settle: () => Promise<void>) {
     webSearchLimit: 0,
     limits: { finish: async () => void ran.push('limits') },
     log,
+    secrets: new SecretRedactor(),
     pending,
   });
   const settled = async () => {

@@ -22,6 +22,7 @@ import type {
   UsageRecord,
 } from '../contracts.ts';
 import type { RequestFacts } from '../request-log.ts';
+import type { SecretRedactor } from '../upstream/index.ts';
 import { afterResponse } from './after-response.ts';
 import { costMicros, estimateOutputTokens } from './estimate.ts';
 import { failureError } from './failures.ts';
@@ -46,6 +47,8 @@ export interface OutcomeInit {
   /** Counts an upstream usage figure beyond what the request could produce (a metric). */
   readonly onUsageAnomaly?: (provider: string) => void;
   readonly log: FastifyBaseLogger;
+  /** Clears the upstream's text of the gateway's credentials before a client or a log sees it. */
+  readonly secrets: Pick<SecretRedactor, 'redact'>;
   /** The request's log facts: what was charged goes on its completion line. */
   readonly facts?: RequestFacts;
   /** Ledger writes and router reports still running after their response was sent. */
@@ -102,7 +105,7 @@ export class CallOutcome {
         'upstream call failed',
       );
     });
-    return failureError(failure, this.#init.selection.provider);
+    return failureError(failure, this.#init.selection.provider, this.#init.secrets);
   }
 
   /** The client left: the upstream had the prompt, so it is charged with whatever was generated. */

@@ -2,13 +2,19 @@
  * Upstream failures as gateway errors with honest statuses: rate limits stay 429 (with the
  * upstream's Retry-After), the client's own mistakes stay 400 (a content-policy refusal says
  * so), an overloaded provider is 503 (Anthropic's 529), timeouts are 504, everything else the
- * provider got wrong is 502. Messages come from the adapter (scrubbed) or from here.
+ * provider got wrong is 502.
+ *
+ * This is the one place where an upstream failure becomes text for a client (and for the log
+ * line of a 5xx). Only a 400 keeps the upstream's message, which tells the caller what to
+ * change; a rate limit or an overload is told in the gateway's words (what happened, which
+ * provider, when to retry), and a fault in the adapter's. Whatever remains is cleared of the
+ * gateway's own credentials.
  */
 import type { AppError } from '@app/http-kit';
 import type { UpstreamFailure } from '@app/provider-adapters';
 import type { ProviderId } from '../contracts.ts';
 import { gatewayErrors } from '../errors.ts';
-import type { TransportError } from '../upstream/index.ts';
+import type { SecretRedactor, TransportError } from '../upstream/index.ts';
 
 export function failureFromTransport(error: TransportError): UpstreamFailure {
   switch (error.kind) {
@@ -25,25 +31,46 @@ export function failureFromTransport(error: TransportError): UpstreamFailure {
   }
 }
 
-export function failureError(failure: UpstreamFailure, provider: ProviderId): AppError {
+/** When to try again: the upstream's Retry-After (delta-seconds or an HTTP-date), if it sent one. */
+function retryHint(retryAfter: string | undefined): string {
+  if (retryAfter === undefined) return 'retry shortly';
+  if (!/^\d+$/.test(retryAfter)) return `retry after ${retryAfter}`;
+  return `retry in ${retryAfter} second${retryAfter === '1' ? '' : 's'}`;
+}
+
+function retryOptions(failure: UpstreamFailure) {
+  return failure.retryAfter === undefined ? {} : { headers: { 'retry-after': failure.retryAfter } };
+}
+
+export function failureError(
+  failure: UpstreamFailure,
+  provider: ProviderId,
+  secrets: Pick<SecretRedactor, 'redact'>,
+): AppError {
   switch (failure.kind) {
     case 'rate_limited':
       return gatewayErrors.create(
         'rate_limited',
-        { reason: `${failure.message} (provider '${provider}')` },
-        failure.retryAfter === undefined ? {} : { headers: { 'retry-after': failure.retryAfter } },
+        { provider, retry: retryHint(failure.retryAfter) },
+        retryOptions(failure),
       );
-    case 'client':
+    case 'client': {
+      const reason = secrets.redact(failure.message);
       return failure.code === 'content_filter'
-        ? gatewayErrors.create('content_filter', { provider, reason: failure.message })
-        : gatewayErrors.create('upstream_invalid_request', { provider, reason: failure.message });
+        ? gatewayErrors.create('content_filter', { provider, reason })
+        : gatewayErrors.create('upstream_invalid_request', { provider, reason });
+    }
     case 'timeout':
       return gatewayErrors.create('upstream_timeout', { provider });
     case 'server':
     case 'connection':
       return failure.status === 503
-        ? gatewayErrors.create('upstream_overloaded', { provider })
-        : gatewayErrors.create('upstream_error', { provider, reason: failure.message });
+        ? gatewayErrors.create(
+            'upstream_overloaded',
+            { provider, retry: retryHint(failure.retryAfter) },
+            retryOptions(failure),
+          )
+        : gatewayErrors.create('upstream_error', { provider, reason: secrets.redact(failure.message) });
   }
 }
 

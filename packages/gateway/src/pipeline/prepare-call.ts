@@ -94,6 +94,7 @@ export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Prom
     webSearchLimit: webSearches,
     limits,
     log,
+    secrets: deps.upstream.secrets,
     facts: requestFacts(input.request),
   });
   const adapter = adapterFor(selection.target.adapter);

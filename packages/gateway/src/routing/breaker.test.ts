@@ -51,6 +51,22 @@ test('a trial whose report is lost is handed out again after another cooldown', 
   assert.equal(b.allows('x'), true);
 });
 
+test('a trial not sent, or answered with a client error or a rate limit, is handed out again at once', () => {
+  const { breakers: b, clock } = breakers();
+  for (let i = 0; i < 3; i++) b.record('x', 'server');
+  clock.advance(10_000);
+  for (const ending of ['unsent', 'client', 'rate_limited'] as const) {
+    b.acquire('x');
+    assert.equal(b.allows('x'), false);
+    if (ending === 'unsent') b.release('x');
+    else b.record('x', ending);
+    assert.equal(b.allows('x'), true, ending);
+    assert.equal(b.state('x'), 'half-open', ending);
+  }
+  b.release('y');
+  assert.equal(b.state('y'), 'closed', 'nothing to give back on a closed circuit');
+});
+
 test('late failures while open do not extend the cooldown', () => {
   const { breakers: b, clock } = breakers();
   for (let i = 0; i < 3; i++) b.record('x', 'server');

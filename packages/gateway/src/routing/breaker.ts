@@ -3,7 +3,8 @@
  * own endpoint). Closed -> open after N consecutive server/timeout/connection failures; after
  * the cooldown one trial request goes through (half-open): success closes the circuit, failure
  * reopens it for another cooldown. Client errors and rate limits say nothing about the
- * upstream's health, so they neither count nor reset.
+ * upstream's health, so they neither count nor reset; a trial that ends with one, or that is
+ * never sent, hands the trial to the next request instead of holding it for a cooldown.
  *
  * State is per process on purpose: each instance sees its own connections fail, and a shared
  * breaker would need a Redis round trip on the chat path's latency budget.
@@ -59,6 +60,12 @@ export class CircuitBreakers {
     if (circuit && this.state(key) === 'half-open') circuit.trialAt = this.#options.now();
   }
 
+  /** The trial was not used to learn anything (nothing sent, or a client error): the next request takes it. */
+  release(key: string): void {
+    const circuit = this.#circuits.get(key);
+    if (circuit && this.state(key) === 'half-open') circuit.trialAt = undefined;
+  }
+
   /** Milliseconds until an open circuit lets a trial through (for Retry-After). */
   retryAfterMs(key: string): number {
     const openedAt = this.#circuits.get(key)?.openedAt;
@@ -73,7 +80,10 @@ export class CircuitBreakers {
       if (wasOpen) this.#options.onChange?.(key, 'closed');
       return;
     }
-    if (!COUNTED.has(outcome)) return;
+    if (!COUNTED.has(outcome)) {
+      this.release(key);
+      return;
+    }
     const state = this.state(key);
     // Late reports of calls that started before the circuit opened must not extend the cooldown.
     if (state === 'open') return;

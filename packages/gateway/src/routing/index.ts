@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from '@app/db';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AccessControl, Ledger, Router } from '../contracts.ts';
+import type { SecretRedactor } from '../upstream/credentials/index.ts';
 import { CircuitBreakers } from './breaker.ts';
 import { buildCatalog, type Catalog, CatalogError } from './catalog.ts';
 import type { RoutingConfig } from './config.ts';
@@ -27,6 +28,8 @@ export interface RoutingDeps {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Clock for model retirement, idle expiry and the breaker cooldown (tests inject one). */
   readonly now?: () => number;
+  /** Told the secrets every endpoint's signer reads and obtains (the gateway's one redactor). */
+  readonly secrets: SecretRedactor;
 }
 
 export interface Routing {
@@ -68,6 +71,7 @@ export async function createRouting(deps: RoutingDeps): Promise<Routing> {
     simulatorUrl: deps.simulatorUrl,
     env: deps.env ?? {},
     source: upstreamsPath,
+    secrets: deps.secrets,
   });
   for (const warning of warnings) deps.log.warn(warning);
   deps.log.info(

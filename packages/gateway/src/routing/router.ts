@@ -131,6 +131,12 @@ export function createRouter(deps: RouterDeps): Router {
     return found;
   };
 
+  /** The endpoint a selection went to: its circuit is the one a report or a release is about. */
+  const endpointOf = (selection: Selection, plan: RoutePlan): Endpoint | undefined => {
+    const model = catalog.lookup(plan.model);
+    return model && candidatesFor(model).find((c) => c.offer.provider === selection.provider)?.endpoint;
+  };
+
   const modelOf = (plan: RoutePlan): CatalogModel => {
     const model = catalog.lookup(plan.model);
     if (!model) throw gatewayErrors.create('model_not_found', { model: plan.model }, { param: 'model' });
@@ -229,10 +235,13 @@ export function createRouter(deps: RouterDeps): Router {
       return selectAutomatic(plan, model, principal, needs, exclude);
     },
 
+    release(selection, plan) {
+      const endpoint = endpointOf(selection, plan);
+      if (endpoint) breakers.release(endpoint.key);
+    },
+
     async report(selection, principal, plan, outcome: 'ok' | UpstreamFailureKind) {
-      const model = catalog.lookup(plan.model);
-      const endpoint =
-        model && candidatesFor(model).find((c) => c.offer.provider === selection.provider)?.endpoint;
+      const endpoint = endpointOf(selection, plan);
       if (endpoint) breakers.record(endpoint.key, outcome);
       const failed = outcome !== 'ok' && outcome !== 'client';
       if (failed && plan.explicitProvider === undefined) {

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { credentialEnv, generateCredentials } from '@app/upstream-simulator';
 import type { BucketBalance, Ledger, Principal, ProviderId } from '../contracts.ts';
+import { SecretRedactor } from '../upstream/credentials/index.ts';
 import { buildCatalog, type Catalog, CatalogError } from './catalog.ts';
 import pino from 'pino';
 import { loadGatewayConfig } from '../config.ts';
@@ -100,6 +101,7 @@ export function startRouting(variables: Record<string, string>, env: Record<stri
     simulatorUrl: SIMULATOR_URL,
     log: pino({ level: 'silent' }),
     env,
+    secrets: new SecretRedactor(),
   });
 }
 

@@ -10,7 +10,13 @@
  */
 import { type AdapterId, type EndpointParams } from '@app/provider-adapters';
 import { PROVIDERS, type ProviderId } from '../contracts.ts';
-import { AUTH_SCHEMAS, type AuthEntry, createSigner, type Signer } from '../upstream/credentials/index.ts';
+import {
+  AUTH_SCHEMAS,
+  type AuthEntry,
+  createSigner,
+  type SecretRedactor,
+  type Signer,
+} from '../upstream/credentials/index.ts';
 import type { Catalog, CatalogModel } from './catalog.ts';
 import { CatalogError } from './catalog.ts';
 import {
@@ -66,6 +72,8 @@ export interface UpstreamsOptions {
    * where the production secrets are not. Default true.
    */
   readonly readSecrets?: boolean;
+  /** Learns each endpoint's secrets and tokens, to clear upstream text of them (the gateway's). */
+  readonly secrets?: SecretRedactor;
 }
 
 function endpointProblems(value: unknown, path: string): string[] {
@@ -201,7 +209,11 @@ function resolve(
     provider: key.split('/')[0] as ProviderId,
     adapter: entry.adapter,
     params: { ...endpointParams(entry, substitute), ...(deployments ? { deployments } : {}) },
-    signer: createSigner(auth, { env: options.env, ...where }),
+    signer: createSigner(auth, {
+      env: options.env,
+      ...where,
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+    }),
     timeoutMs: entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     flexTimeoutMs: entry.flexTimeoutMs ?? DEFAULT_FLEX_TIMEOUT_MS,
     simulated,

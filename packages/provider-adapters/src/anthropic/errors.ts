@@ -1,8 +1,8 @@
 /**
  * Anthropic's error envelope (`{"type":"error","error":{"type","message"}}`) as an
- * UpstreamFailure. The client's own mistakes stay 400 with the scrubbed upstream message; the
- * provider's faults (credentials, unknown model, 5xx) get a message written here, because the
- * upstream's text may describe its internals.
+ * UpstreamFailure. The client's own mistakes stay 400 with the scrubbed upstream message; rate
+ * limits and the provider's faults (credentials, unknown model, 5xx) get a message written here,
+ * because the upstream's text may describe its internals or echo the gateway's credentials.
  */
 import type { UpstreamErrorResponse } from '../adapter.ts';
 import { isJsonObject, parseJson } from '../json.ts';
@@ -27,13 +27,12 @@ function contentFilter(message: unknown): boolean {
   return typeof message === 'string' && CONTENT_FILTER.test(message);
 }
 
-export function rateLimited(response: UpstreamErrorResponse, message: unknown): UpstreamFailure {
+export function rateLimited(response: UpstreamErrorResponse): UpstreamFailure {
   const retryAfter = validRetryAfter(response.headers['retry-after']);
-  const reason = safeUpstreamMessage(message) ?? 'rate limit reached';
   return {
     kind: 'rate_limited',
     status: 429,
-    message: `The provider is rate limiting requests: ${reason}`,
+    message: 'the provider is rate limiting requests.',
     ...(retryAfter === undefined ? {} : { retryAfter }),
   };
 }
@@ -53,6 +52,12 @@ export const OVERLOADED: UpstreamFailure = {
   status: 503,
   message: 'the provider is overloaded; try again later.',
 };
+
+/** Overloaded, with the upstream's Retry-After when it sent one. */
+export function overloaded(response: UpstreamErrorResponse): UpstreamFailure {
+  const retryAfter = validRetryAfter(response.headers['retry-after']);
+  return retryAfter === undefined ? OVERLOADED : { ...OVERLOADED, retryAfter };
+}
 
 export const BAD_CREDENTIALS: UpstreamFailure = {
   kind: 'server',
@@ -76,8 +81,8 @@ export const TIMED_OUT: UpstreamFailure = {
 export function mapAnthropicError(response: UpstreamErrorResponse): UpstreamFailure {
   const { status } = response;
   const detail = anthropicErrorDetail(response.body);
-  if (status === 429) return rateLimited(response, detail.message);
-  if (status === 529 || detail.type === 'overloaded_error') return OVERLOADED;
+  if (status === 429) return rateLimited(response);
+  if (status === 529 || detail.type === 'overloaded_error') return overloaded(response);
   if (status === 408 || status === 504) return TIMED_OUT;
   if (status === 400 || status === 413) {
     const message =

@@ -149,6 +149,8 @@ describe('anthropic errors', () => {
       status: 503,
       message: 'the provider is overloaded; try again later.',
     });
+    const waited = adapter.mapError({ ...errorFixtures.overloaded, headers: { 'retry-after': '3' } });
+    assert.equal(waited.retryAfter, '3', "the upstream's Retry-After is kept for the client");
   });
 
   test('403/404 -> 502, 413 -> 400, missing max_tokens -> 400 with its reason, content filter code', () => {

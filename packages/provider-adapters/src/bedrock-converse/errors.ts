@@ -66,11 +66,12 @@ const RATE_TYPES = new Set([
   'ServiceQuotaExceededException',
 ]);
 
-function rateLimited(reason: string | undefined, retryAfter: string | undefined): UpstreamFailure {
+/** In the gateway's words: the upstream's may name accounts or echo the gateway's credentials. */
+function rateLimited(retryAfter: string | undefined): UpstreamFailure {
   return {
     kind: 'rate_limited',
     status: 429,
-    message: `the provider is rate limiting requests: ${reason ?? 'too many requests'}`,
+    message: 'the provider is rate limiting requests.',
     ...(retryAfter === undefined ? {} : { retryAfter }),
   };
 }
@@ -100,7 +101,7 @@ export function mapBedrockError(response: UpstreamErrorResponse): UpstreamFailur
   const message = bodyMessage(response.body);
   if (typeof message === 'string' && NEEDS_PROFILE.test(message)) return PROFILE_FAILURE;
   if (RATE_TYPES.has(type) || response.status === 429) {
-    return rateLimited(safeBedrockMessage(message), validRetryAfter(header(response.headers, 'retry-after')));
+    return rateLimited(validRetryAfter(header(response.headers, 'retry-after')));
   }
   return (
     byType(type, response.status, message) ?? {
@@ -118,7 +119,7 @@ export function mapStreamException(exceptionType: string, payload: unknown): Ups
   switch (exceptionType) {
     case 'throttlingException':
     case 'serviceQuotaExceededException':
-      return rateLimited(safeBedrockMessage(message), undefined);
+      return rateLimited(undefined);
     case 'validationException':
       return {
         kind: 'client',

@@ -51,6 +51,20 @@ export function assertNoLeak(message: string): void {
   for (const pattern of LEAKS) assert.doesNotMatch(message, pattern);
 }
 
+/** Characters in a row a message may share with an upstream body by coincidence (" credentials."). */
+const COPIED_RUN = 16;
+
+/**
+ * Rate limits and the provider's faults are told in the adapter's own words: no run of
+ * COPIED_RUN characters of the upstream's text (which may echo the gateway's credentials).
+ */
+function assertOwnWords(message: string, upstream: string): void {
+  for (let at = 0; at + COPIED_RUN <= message.length; at++) {
+    const run = message.slice(at, at + COPIED_RUN);
+    assert.ok(!upstream.includes(run), `"${message}" copies "${run}" from the upstream`);
+  }
+}
+
 /** A client API other than the adapter's own, so the output is the internal model, not native. */
 function foreignApi(adapter: ProviderAdapter): ResponseContext {
   // Not Responses: the OpenAI and Azure adapters also speak it, so it would be native there.
@@ -128,6 +142,7 @@ function midStreamError(adapter: ProviderAdapter, fixtures: ConformanceFixtures)
   assert.ok(last?.type === 'error', `last event ${last?.type}`);
   assert.equal(last.failure.status, fixtures.expected.midStreamStatus ?? 502);
   assertNoLeak(last.failure.message);
+  assertOwnWords(last.failure.message, new TextDecoder().decode(fixtures.midStreamError));
   assert.equal(out.errors.length, 1);
 }
 
@@ -156,6 +171,11 @@ function errorMapping(adapter: ProviderAdapter, fixtures: ConformanceFixtures): 
   const timeout = adapter.mapError(fixtures.errors.timeout);
   assert.deepEqual([timeout.kind, timeout.status], ['timeout', 504]);
   for (const failure of [limited, bad, auth, server, timeout]) assertNoLeak(failure.message);
+  const { rateLimited, unauthorized, serverError, timeout: late } = fixtures.errors;
+  assertOwnWords(limited.message, rateLimited.body);
+  assertOwnWords(auth.message, unauthorized.body);
+  assertOwnWords(server.message, serverError.body);
+  assertOwnWords(timeout.message, late.body);
 }
 
 function requestShape(adapter: ProviderAdapter): void {

@@ -22,18 +22,18 @@ function isContentFilter(body: string): boolean {
 /**
  * Honest statuses: the client's own mistakes (400/413/422) stay 400 with the upstream's
  * scrubbed message; rate limits stay 429 with Retry-After; 408 is a timeout (504); anything
- * that is the gateway's or the provider's fault (auth, unknown deployment, 5xx) is a 502 with a
- * message written here, because the upstream's text may describe its internals.
+ * that is the gateway's or the provider's fault (auth, unknown deployment, 5xx) is a 502. Rate
+ * limits and faults get a message written here, because the upstream's text may describe its
+ * internals or echo the gateway's credentials.
  */
 export function mapOpenAIError(response: UpstreamErrorResponse): UpstreamFailure {
   const { status } = response;
   if (status === 429) {
     const retryAfter = validRetryAfter(response.headers['retry-after']);
-    const reason = safeUpstreamMessage(upstreamMessage(response.body)) ?? 'rate limit reached';
     return {
       kind: 'rate_limited',
       status: 429,
-      message: `The provider is rate limiting requests: ${reason}`,
+      message: 'the provider is rate limiting requests.',
       ...(retryAfter === undefined ? {} : { retryAfter }),
     };
   }
@@ -56,14 +56,9 @@ export function mapOpenAIError(response: UpstreamErrorResponse): UpstreamFailure
   return { kind: 'server', status: 502, message: `the provider answered HTTP ${status}.` };
 }
 
-/** A `data: {"error": ...}` event in the middle of a stream. */
-export function mapOpenAIStreamError(error: unknown): UpstreamFailure {
-  const raw = isJsonObject(error) ? error.message : undefined;
-  const reason = safeUpstreamMessage(raw);
-  return {
-    kind: 'server',
-    status: 502,
-    message:
-      reason === undefined ? 'the provider failed mid-stream.' : `the provider failed mid-stream: ${reason}`,
-  };
-}
+/** A `data: {"error": ...}` event in the middle of a stream: the provider's fault, in the gateway's words. */
+export const MID_STREAM_FAILURE: UpstreamFailure = {
+  kind: 'server',
+  status: 502,
+  message: 'the provider failed mid-stream.',
+};

@@ -4,7 +4,7 @@ import type { StreamEvent } from '../model/response.ts';
 import { SseDecoder } from '../sse.ts';
 import { ChatChunkDecoder, servedTierOf } from '../wire/openai-chat/decode-response.ts';
 import { usageFromOpenAI } from '../wire/openai-chat/usage.ts';
-import { mapOpenAIStreamError } from './errors.ts';
+import { MID_STREAM_FAILURE } from './errors.ts';
 
 const MALFORMED = {
   type: 'error',
@@ -36,7 +36,7 @@ export function createOpenAIStreamTranslator(context: ResponseContext): StreamTr
     if (!isJsonObject(parsed)) return [];
     if (parsed.error !== undefined) {
       finished = true;
-      return [{ type: 'error', failure: mapOpenAIStreamError(parsed.error) }];
+      return [{ type: 'error', failure: MID_STREAM_FAILURE }];
     }
     if (!native) return chunks.decode(parsed);
     const usage = usageFromOpenAI(parsed.usage);

@@ -7,7 +7,7 @@ import {
   BAD_CREDENTIALS,
   clientError,
   mapAnthropicError,
-  OVERLOADED,
+  overloaded,
   rateLimited,
   TIMED_OUT,
   UNKNOWN_MODEL,
@@ -28,7 +28,7 @@ export function mapVertexClaudeError(response: UpstreamErrorResponse): UpstreamF
   if (google === undefined) return mapAnthropicError(response);
   switch (google.status) {
     case 'RESOURCE_EXHAUSTED':
-      return rateLimited(response, google.message);
+      return rateLimited(response);
     case 'PERMISSION_DENIED':
     case 'UNAUTHENTICATED':
       return BAD_CREDENTIALS;
@@ -40,7 +40,7 @@ export function mapVertexClaudeError(response: UpstreamErrorResponse): UpstreamF
     case 'DEADLINE_EXCEEDED':
       return TIMED_OUT;
     case 'UNAVAILABLE':
-      return OVERLOADED;
+      return overloaded(response);
     default:
       return mapAnthropicError({ ...response, body: '' });
   }

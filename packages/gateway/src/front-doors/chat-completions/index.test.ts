@@ -10,7 +10,7 @@ import type { EffortExpression } from '@app/provider-adapters';
 import type { Ledger, Principal, RoutePlan, Router, Selection, UsageRecord } from '../../contracts.ts';
 import { type UpstreamConfig, UpstreamConfigSchema } from '../../upstream/config.ts';
 import { createNoneSigner } from '../../upstream/credentials/index.ts';
-import { createUpstream } from '../../upstream/index.ts';
+import { createUpstream, SecretRedactor } from '../../upstream/index.ts';
 import { memoryLimiter } from '../../limits/index.ts';
 import { chatRoutes } from './index.ts';
 
@@ -60,7 +60,12 @@ function fakes(sim: Simulator, settleDelayMs: number, reasoningControl = true) {
     prices: { standard: { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 2 } },
     options: plan.options,
   };
-  const router: Router = { resolve: () => plan, select: async () => selection, report: async () => {} };
+  const router: Router = {
+    resolve: () => plan,
+    select: async () => selection,
+    release: () => {},
+    report: async () => {},
+  };
   const ledger: Ledger = {
     reserve: async (input) => ({
       id: '1',
@@ -80,7 +85,11 @@ function fakes(sim: Simulator, settleDelayMs: number, reasoningControl = true) {
 
 async function app(sim: Simulator, settleDelayMs: number, reasoningControl = true) {
   const config = Value.Default(UpstreamConfigSchema, {}) as UpstreamConfig;
-  const upstream = await createUpstream({ config, log: pino({ level: 'silent' }) });
+  const upstream = await createUpstream({
+    config,
+    log: pino({ level: 'silent' }),
+    secrets: new SecretRedactor(),
+  });
   const deps = fakes(sim, settleDelayMs, reasoningControl);
   const server = Fastify();
   await server.register(chatRoutes({ ...deps, upstream, limiter: memoryLimiter({ leaseMs: 60_000 }) }));

@@ -5,25 +5,12 @@
  * `content_filter`, and a failure after the stream started is a `data: {"error": ...}` event.
  */
 import assert from 'node:assert/strict';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, describe, type TestContext, test } from 'node:test';
-import { type ChatTestApp, sseEvents, startChatApp } from './testing.ts';
+import { after, describe, test } from 'node:test';
+import { type ChatTestApp, chatCompletionBody, localUpstream, sseEvents, startChatApp } from './testing.ts';
 
 const messages = [{ role: 'user', content: 'hello' }];
 /** Hosts, keys and addresses the simulator puts in its failures; none may reach a client. */
 const INTERNALS = /sim-node|internal\.example|10\.0\.0\.7|sk-sim|127\.0\.0\.1|AKIA|sim-project/;
-
-/** A local upstream answering with `handler`, closed after the test; resolves to its `/v1` URL. */
-async function localUpstream(t: TestContext, handler: RequestListener): Promise<string> {
-  const server: Server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-}
 
 async function post(t: ChatTestApp, payload: Record<string, unknown>) {
   return t.app.inject({ method: 'POST', url: '/v1/chat/completions', headers: t.headers(), payload });
@@ -162,15 +149,10 @@ describe('X-Gateway-Applied reports the tier the upstream served', () => {
         );
         return;
       }
-      const body = JSON.stringify({
-        id: 'chatcmpl-tier',
-        object: 'chat.completion',
-        created: 1,
-        model: 'gpt-5.4-2026-03-05',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 200_000, completion_tokens: 0, total_tokens: 200_000 },
-        service_tier: 'default',
-      });
+      const body = chatCompletionBody(
+        { prompt_tokens: 200_000, completion_tokens: 0 },
+        { model: 'gpt-5.4-2026-03-05', service_tier: 'default' },
+      );
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
     const gateway = await startChatApp({ endpoint: { baseUrl: upstreamUrl } });
@@ -214,14 +196,7 @@ describe('hostile bodies', () => {
 describe('a wild usage figure from an upstream', () => {
   test('is charged at what the request could produce, counted, and the ledger stays readable', async (t) => {
     const upstreamUrl = await localUpstream(t, (_request, response) => {
-      const body = JSON.stringify({
-        id: 'chatcmpl-wild',
-        object: 'chat.completion',
-        created: 1,
-        model: 'm',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 12, completion_tokens: 2 ** 60, total_tokens: 2 ** 60 + 12 },
-      });
+      const body = chatCompletionBody({ prompt_tokens: 12, completion_tokens: 2 ** 60 });
       response.writeHead(200, { 'content-type': 'application/json' }).end(body);
     });
     const gateway = await startChatApp({ endpoint: { baseUrl: upstreamUrl } });

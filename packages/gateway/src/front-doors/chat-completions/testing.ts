@@ -4,8 +4,11 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 import type { Database } from '@app/db';
 import { isolatedDatabase } from '@app/db/testing.ts';
 import type { App } from '@app/http-kit';
@@ -39,10 +42,19 @@ export interface ChatTestOptions {
   /** Prompt compression settings (default: the configuration's). */
   readonly compression?: Record<string, unknown>;
   /** Replaces the bundled simulated upstreams: every provider at `baseUrl` with this timeout. */
-  readonly endpoint?: { readonly baseUrl?: string; readonly timeoutMs?: number };
+  readonly endpoint?: {
+    readonly baseUrl?: string;
+    readonly timeoutMs?: number;
+    /** The endpoint's `auth` entry (none by default); its `env:` locations read `env`. */
+    readonly auth?: Record<string, unknown>;
+  };
+  /** Anthropic-family models on `developer` sent to another server of Anthropic's API. */
+  readonly anthropicEndpoint?: { readonly baseUrl: string; readonly auth?: Record<string, unknown> };
+  /** Environment besides the simulator's credentials (secrets that an `auth` entry names). */
+  readonly env?: Readonly<Record<string, string>>;
   /** Receives the gateway's JSON log lines at level info (otherwise logging is silent). */
   readonly logStream?: NodeJS.WritableStream;
-  /** The routing clock (model retirement, stickiness, breakers); default: the real one. */
+  /** The routing clock (model retirement, stickiness, circuit-breaker cooldowns); the wall clock by default. */
   readonly now?: () => number;
 }
 
@@ -65,25 +77,29 @@ export type UsageRow = Selectable<UsageTable>;
 
 /**
  * The bundled upstreams with OpenAI-family models on `developer` and `cloud_c` sent to another
- * OpenAI-compatible server (a test's own slow or broken upstream); the rest stay simulated.
+ * OpenAI-compatible server (a test's own slow or broken upstream), and Anthropic-family models on
+ * `developer` to a server of Anthropic's API if one is given; the rest stay simulated.
  */
-function writeUpstreams(
-  dir: string,
-  endpoint: NonNullable<ChatTestOptions['endpoint']>,
-  simUrl: string,
-): string {
+function writeUpstreams(dir: string, options: ChatTestOptions, simUrl: string): string {
   const file = readJsonFile(DEFAULT_UPSTREAMS_PATH) as {
     providers: Record<string, { vendors: Record<string, unknown> }>;
   };
-  const entry = {
-    adapter: 'openai-compatible',
-    baseUrl: endpoint.baseUrl ?? `${simUrl}/v1`,
-    timeoutMs: endpoint.timeoutMs ?? 120_000,
-  };
-  for (const provider of ['developer', 'cloud_c']) {
-    const section = file.providers[provider];
-    if (section) section.vendors.openai = entry;
+  const { endpoint, anthropicEndpoint } = options;
+  if (endpoint) {
+    const entry = {
+      adapter: 'openai-compatible',
+      baseUrl: endpoint.baseUrl ?? `${simUrl}/v1`,
+      timeoutMs: endpoint.timeoutMs ?? 120_000,
+      ...(endpoint.auth ? { auth: endpoint.auth } : {}),
+    };
+    for (const provider of ['developer', 'cloud_c']) {
+      const section = file.providers[provider];
+      if (section) section.vendors.openai = entry;
+    }
   }
+  const developer = file.providers.developer;
+  if (anthropicEndpoint && developer)
+    developer.vendors.anthropic = { adapter: 'anthropic', ...anthropicEndpoint };
   const path = join(dir, 'upstreams.json');
   writeFileSync(path, JSON.stringify(file));
   return path;
@@ -98,7 +114,9 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
   const isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
   const routing = {
     ...options.routing,
-    ...(options.endpoint ? { upstreamsPath: writeUpstreams(dataDir, options.endpoint, sim.url) } : {}),
+    ...(options.endpoint || options.anthropicEndpoint
+      ? { upstreamsPath: writeUpstreams(dataDir, options, sim.url) }
+      : {}),
   };
   const config = loadGatewayConfig(
     {},
@@ -117,7 +135,7 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
   const app = await buildApp(config, {
     database: isolated.database,
     simulatorUrl: sim.url,
-    env: sim.credentialEnv,
+    env: { ...sim.credentialEnv, ...options.env },
     defaultMetrics: false,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.now ? { now: options.now } : {}),
@@ -155,6 +173,33 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A local upstream answering with `handler`, closed after the test; resolves to its `/v1` URL. */
+export async function localUpstream(t: TestContext, handler: RequestListener): Promise<string> {
+  const server: Server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+/** A Chat Completions answer ("ok") as an OpenAI-compatible upstream sends it: its usage, and `extra` fields. */
+export function chatCompletionBody(
+  usage: { readonly prompt_tokens: number; readonly completion_tokens: number },
+  extra: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({
+    id: 'chatcmpl-test',
+    object: 'chat.completion',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    ...extra,
+  });
 }
 
 /** Splits an SSE body into its events: `data` payloads (parsed unless [DONE]) and comments. */

@@ -1,27 +1,22 @@
 /**
  * POST /v1/messages/count_tokens: the prompt's input tokens, free. Authentication and IP rules
- * apply, the model name resolves as on /v1/messages, and the provider is selected the same way;
- * no budget is reserved or charged and no rate limit is counted (nothing is generated). The
+ * apply, the model name resolves as on /v1/messages, and the provider is selected and told how
+ * the count went the same way (the pipeline's CountCall: a circuit's half-open trial taken by a
+ * count is reported or given back); no budget is reserved or charged and no rate limit is
+ * counted (nothing is generated). The
  * count comes from the upstream's own counter where it has one (Anthropic's), else from the
  * gateway's estimate; `X-Gateway-Token-Count` says which. A compression level (modifier or
  * header) applies as on /v1/messages, so the count is that of the prompt as it would go upstream,
  * with X-Gateway-Compression.
  */
-import { isAppError } from '@app/http-kit';
-import {
-  AdapterRequestError,
-  adapterFor,
-  type ModelRequest,
-  type ProviderAdapter,
-  type TokenCounter,
-} from '@app/provider-adapters';
+import { AdapterRequestError, adapterFor, type ModelRequest } from '@app/provider-adapters';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { compress, compressedSource, tokenizerFor } from '../../compression/index.ts';
-import type { AccessControl, Compression, RoutePlan, Router, Selection } from '../../contracts.ts';
+import type { AccessControl, Compression, RoutePlan, Router } from '../../contracts.ts';
 import { gatewayErrors } from '../../errors.ts';
 import { resolvePlan } from '../../pipeline/answer.ts';
 import { type AppliedState, appliedState } from '../../pipeline/applied.ts';
-import { failureError } from '../../pipeline/failures.ts';
+import { CountCall } from '../../pipeline/count-call.ts';
 import type { Upstream } from '../../upstream/index.ts';
 import {
   betasOf,
@@ -39,57 +34,9 @@ export interface CountDeps {
   readonly access: AccessControl;
   readonly router: Router;
   readonly upstream: Upstream;
+  /** Router reports still running after their response was sent. */
+  readonly pending: Set<Promise<unknown>>;
   readonly compression?: { readonly targetRatio?: number | undefined };
-}
-
-/** Selection may find no bucket with budget or no healthy provider: counting still works, estimated. */
-async function selectFor(
-  deps: CountDeps,
-  ...args: Parameters<Router['select']>
-): Promise<Selection | undefined> {
-  try {
-    return await deps.router.select(...args);
-  } catch (error) {
-    if (isAppError(error) && (error.status === 402 || error.status === 503)) return undefined;
-    throw error;
-  }
-}
-
-/**
- * The upstream's count, or undefined when it could not give one (no answer, a server fault):
- * the estimate serves then. The client's own mistakes (a 4xx) are its answer.
- */
-async function upstreamCount(
-  deps: CountDeps,
-  selection: Selection,
-  adapter: ProviderAdapter,
-  counter: TokenCounter,
-  input: { request: FastifyRequest; body: CountTokensRequestBody },
-): Promise<number | undefined> {
-  const { source } = messagesSource(input.body, betasOf(input.request.headers));
-  const built = counter.buildRequest({
-    source,
-    offer: selection.target.offer,
-    endpoint: selection.target.endpoint,
-  });
-  const controller = new AbortController();
-  input.request.raw.once('close', () => controller.abort());
-  try {
-    const response = await deps.upstream.send(selection.target, built, controller.signal);
-    if (response.status >= 200 && response.status < 300) return counter.parseResponse(await response.text());
-    const body = await response.text(deps.upstream.config.maxErrorBodyBytes).catch(() => '');
-    const failure = adapter.mapError({ status: response.status, headers: response.headers, body });
-    if (failure.kind === 'client' || failure.kind === 'rate_limited')
-      throw failureError(failure, selection.provider);
-    return undefined;
-  } catch (error) {
-    if (isAppError(error)) throw error;
-    input.request.log.warn(
-      { err: error, provider: selection.provider },
-      'upstream token count failed; estimated',
-    );
-    return undefined;
-  }
 }
 
 function decoded(decode: () => ModelRequest): ModelRequest {
@@ -138,20 +85,25 @@ export function countTokensHandler(deps: CountDeps) {
     const principal = await deps.access.authenticate(request);
     const plan = resolvePlan(deps.router, request, body.model, routingHeaders(request.headers, body));
 
-    const selection = await selectFor(deps, plan, principal, needsOf(body));
-    const adapter = selection ? adapterFor(selection.target.adapter) : undefined;
-    const sent = await compressedBody(deps, plan, applied, {
-      body,
-      betas: betasOf(request.headers),
-      level: (selection?.options ?? plan.options).compression,
-    });
-    let count: number | undefined;
-    if (selection && adapter?.countTokens) {
-      applied.provider = selection.provider;
-      applied.options = selection.options;
-      count = await upstreamCount(deps, selection, adapter, adapter.countTokens, { request, body: sent });
+    const call = await CountCall.select(deps, { plan, principal, needs: needsOf(body), log: request.log });
+    try {
+      const selection = call?.selection;
+      const adapter = selection ? adapterFor(selection.target.adapter) : undefined;
+      const betas = betasOf(request.headers);
+      const level = (selection?.options ?? plan.options).compression;
+      const sent = await compressedBody(deps, plan, applied, { body, betas, level });
+      let count: number | undefined;
+      if (call && adapter?.countTokens) {
+        applied.provider = call.selection.provider;
+        applied.options = call.selection.options;
+        const { source } = messagesSource(sent, betas);
+        count = await call.count(adapter, adapter.countTokens, request, source);
+      }
+      reply.header(COUNT_SOURCE_HEADER, count === undefined ? 'estimate' : 'upstream');
+      return { input_tokens: count ?? estimatePromptTokens(sent) };
+    } finally {
+      // A count that sent nothing (no counter, a refused body) holds no trial: a no-op once reported.
+      call?.release();
     }
-    reply.header(COUNT_SOURCE_HEADER, count === undefined ? 'estimate' : 'upstream');
-    return { input_tokens: count ?? estimatePromptTokens(sent) };
   };
 }

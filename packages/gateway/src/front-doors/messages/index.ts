@@ -52,7 +52,7 @@ function scoped(deps: MessagesDeps): FastifyPluginAsync {
     });
     const pending = pendingUntilClose(app);
     const handle = messagesHandler({ ...deps, log: app.log, pending });
-    const count = countTokensHandler(deps);
+    const count = countTokensHandler({ ...deps, pending });
     const common = {
       tags: ['messages'],
       security: [{ bearerAuth: [] }],

@@ -7,6 +7,7 @@ import type { SignerDeps } from './signer-deps.ts';
 /** A static key in a provider-specific header; the key is read once, at creation. */
 export function createApiKeySigner(entry: ApiKeyAuth, deps: SignerDeps): Signer {
   const key = readHeaderSecret(entry.key, deps.env);
+  deps.secrets?.add(key);
   return {
     kind: 'api-key',
     sign: async (request) => withCredentialHeader(request, entry.header, key),

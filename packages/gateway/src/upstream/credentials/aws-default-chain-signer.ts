@@ -62,9 +62,13 @@ export function createAwsDefaultChainSigner(entry: AwsDefaultChainAuth, deps: Aw
   // One SignatureV4 per credentials object: the memoized chain returns the same object until
   // it refreshes, so the signer (and its derived-key cache) is rebuilt only then.
   let current: { readonly credentials: AwsCredentials; readonly signer: Promise<SignatureV4> } | undefined;
+  const obtained = deps.secrets?.obtained();
   const signerFor = (credentials: AwsCredentials): Promise<SignatureV4> => {
-    if (current?.credentials !== credentials)
+    if (current?.credentials !== credentials) {
       current = { credentials, signer: createSignatureV4(credentials, service, region) };
+      const { accessKeyId, secretAccessKey, sessionToken } = credentials;
+      obtained?.update([accessKeyId, secretAccessKey, sessionToken]);
+    }
     return current.signer;
   };
   let closed = false;

@@ -15,6 +15,8 @@ export function createAwsSigv4Signer(entry: AwsSigv4Auth, deps: SignerDeps): Sig
     secretAccessKey: readSecret(entry.secretAccessKey, deps.env),
     ...(sessionToken === undefined ? {} : { sessionToken }),
   };
+  for (const secret of [credentials.accessKeyId, credentials.secretAccessKey, sessionToken])
+    deps.secrets?.add(secret);
   let signer: Promise<SignatureV4> | undefined;
   const now = deps.now ?? Date.now;
   const label = `aws-sigv4 (${service}, ${entry.region}, ${entry.accessKeyId})`;

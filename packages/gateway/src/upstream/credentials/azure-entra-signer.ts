@@ -30,6 +30,7 @@ export type CredentialSource = () => Promise<TokenCredential>;
 
 function clientSecretCredential(entry: AzureEntraAuth, deps: AzureEntraDeps): CredentialSource {
   const secret = readSecret(entry.clientSecret, deps.env);
+  deps.secrets?.add(secret);
   const options: ClientSecretCredentialOptions = {
     // Always explicit: left out, the library would read AZURE_AUTHORITY_HOST from process.env.
     authorityHost: entry.authorityHost ?? DEFAULT_AZURE_AUTHORITY_HOST,
@@ -98,6 +99,7 @@ export function createTokenCredentialSigner(
     label,
     now: deps.now ?? Date.now,
     fetch: () => fetchToken(credential, scope, label),
+    ...(deps.secrets ? { obtained: deps.secrets.obtained() } : {}),
   });
   return {
     kind,

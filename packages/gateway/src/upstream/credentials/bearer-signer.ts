@@ -6,7 +6,9 @@ import type { SignerDeps } from './signer-deps.ts';
 
 /** A static token as `Authorization: Bearer`; the token is read once, at creation. */
 export function createBearerSigner(entry: BearerAuth, deps: SignerDeps): Signer {
-  const authorization = `Bearer ${readHeaderSecret(entry.token, deps.env)}`;
+  const token = readHeaderSecret(entry.token, deps.env);
+  deps.secrets?.add(token);
+  const authorization = `Bearer ${token}`;
   return {
     kind: 'bearer',
     sign: async (request) => withCredentialHeader(request, 'authorization', authorization),

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createGoogleAdcSigner } from './google-adc-signer.ts';
+import { REDACTED, SecretRedactor } from './secret-redactor.ts';
 import { CredentialError } from './signer.ts';
 import {
   captureOutput,
@@ -92,16 +93,19 @@ describe('google-adc signer', () => {
 
   test('a token with less than five minutes left is replaced before it is sent again', async () => {
     reset(200, 3600);
+    const secrets = new SecretRedactor();
     await withProcessEnv(metadataEnv(), async () => {
       const signer = createGoogleAdcSigner(
         { type: 'google-adc', scopes: ['scope-a', 'scope-b'] },
-        { env: {} },
+        { env: {}, secrets },
       );
       assert.equal((await signer.sign(request())).authorization, 'Bearer ya29.adc-1');
       assert.equal((await signer.sign(request())).authorization, 'Bearer ya29.adc-2');
       assert.equal((await signer.sign(request())).authorization, 'Bearer ya29.adc-2');
       assert.ok(server.requests.some((r) => r.url.includes('scopes=scope-a%2Cscope-b')));
     });
+    const echoed = secrets.redact('tokens ya29.adc-1 and ya29.adc-2');
+    assert.equal(echoed, `tokens ${REDACTED} and ${REDACTED}`, 'each token obtained is redacted');
   });
 
   test('a workload identity federation file in GOOGLE_APPLICATION_CREDENTIALS is exchanged at its token_url', async () => {

@@ -30,13 +30,20 @@ export function createGoogleAdcSigner(entry: GoogleAdcAuth, deps: SignerDeps): S
   const options = { scopes, ...(projectId === undefined ? {} : { projectId }) };
   let auth: GoogleAuth | undefined;
   let closed = false;
+  const obtained = deps.secrets?.obtained();
+  let lastToken: string | undefined;
   const token = async (): Promise<string> => {
     const library = await googleAuth();
     auth ??= new library.GoogleAuth(options);
     const current = auth;
     try {
       const value = await current.getAccessToken();
-      if (typeof value === 'string' && TOKEN_CHARS.test(value)) return value;
+      if (typeof value === 'string' && TOKEN_CHARS.test(value)) {
+        // The library hands back its cached token: only a new one is told to the redactor.
+        if (value !== lastToken) obtained?.update([value]);
+        lastToken = value;
+        return value;
+      }
     } catch (error) {
       // GoogleAuth (and gcp-metadata, per process) keep what they detected, e.g. that no
       // metadata server answered: start afresh so that the next request looks again.

@@ -137,6 +137,7 @@ async function fetchToken(
 
 export function createGoogleServiceAccountSigner(entry: GoogleServiceAccountAuth, deps: SignerDeps): Signer {
   const key = parseKey(readSecret(entry.credentials, deps.env), entry.credentials);
+  deps.secrets?.add(key.privateKey);
   const scopes = [...(entry.scopes ?? DEFAULT_GOOGLE_SCOPES)];
   const tokenUrl = tokenEndpoint(entry, key);
   // One transporter for the signer's lifetime, made at the first token request.
@@ -148,6 +149,7 @@ export function createGoogleServiceAccountSigner(entry: GoogleServiceAccountAuth
     label,
     now: deps.now ?? Date.now,
     fetch: () => fetchToken(key, scopes, transporterOnce(), label),
+    ...(deps.secrets ? { obtained: deps.secrets.obtained() } : {}),
   });
   return {
     kind: 'google-service-account',

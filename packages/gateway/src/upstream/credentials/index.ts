@@ -68,5 +68,6 @@ export { createGoogleServiceAccountSigner } from './google-service-account-signe
 export { createNoneSigner } from './none-signer.ts';
 export * from './schema.ts';
 export { readHeaderSecret, readSecret, SECRET_LOCATION_PATTERN, type SecretEnv } from './secrets.ts';
+export { type ObtainedSecrets, REDACTED, SECRET_RUN, SecretRedactor } from './secret-redactor.ts';
 export { CredentialError, type SignableRequest, type Signer } from './signer.ts';
 export type { SignerDeps } from './signer-deps.ts';

@@ -1,3 +1,5 @@
+import type { SecretRedactor } from './secret-redactor.ts';
+
 /** What every signer factory receives from the host (only main.ts reads process.env). */
 export interface SignerDeps {
   /** Environment for `env:` secret locations. */
@@ -8,4 +10,9 @@ export interface SignerDeps {
   readonly region?: string;
   /** The endpoint's Google Cloud project (Vertex), so that ADC need not look one up. */
   readonly project?: string;
+  /**
+   * Told every secret the signer reads and every token it obtains, so that upstream text can be
+   * cleared of them (absent in tools that never relay upstream text, e.g. catalog-check).
+   */
+  readonly secrets?: SecretRedactor;
 }

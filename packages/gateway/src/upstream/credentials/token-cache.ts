@@ -4,6 +4,7 @@
  * token is replaced once less than five minutes (or half its lifetime) remain, in the
  * background while it is still usable, and concurrent callers share a single refresh.
  */
+import type { ObtainedSecrets } from './secret-redactor.ts';
 import { CredentialError } from './signer.ts';
 
 /** A token as fetched; durations are relative so that fetchers on the wall clock and the
@@ -21,6 +22,8 @@ export interface TokenCacheOptions {
   readonly now: () => number;
   /** For messages: which credential this is (never a secret). */
   readonly label: string;
+  /** Told each token obtained (the gateway redacts them from upstream text). */
+  readonly obtained?: ObtainedSecrets;
 }
 
 const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -114,6 +117,7 @@ export class TokenCache {
     if (fresh.refreshInMs !== undefined && fresh.refreshInMs > 0)
       refreshAt = Math.min(refreshAt, startedAt + fresh.refreshInMs);
     const cached = { token: fresh.token, refreshAt, expiresAt };
+    this.#options.obtained?.update([fresh.token]);
     if (!this.#closed) this.#cached = cached;
     this.#failure = undefined;
     return cached;

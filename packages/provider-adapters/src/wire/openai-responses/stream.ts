@@ -7,7 +7,6 @@ import type { ResponseContext, StreamTranslator } from '../../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
 import type { StreamEvent, UpstreamFailure } from '../../model/response.ts';
 import { unpackToolCallId } from '../../model/tool-call-id.ts';
-import { safeUpstreamMessage } from '../../safe-message.ts';
 import { SseDecoder } from '../../sse.ts';
 import { citationsOf, itemParts, responseFinish, servedTierOf } from './decode-response.ts';
 import { RESPONSES_API } from './types.ts';
@@ -20,20 +19,14 @@ const METERED = new Set<StreamEvent['type']>(['start', 'usage', 'served_tier', '
 const OVERLOADED = new Set(['server_is_overloaded', 'slow_down']);
 
 /**
- * `response.failed` or an `error` event after HTTP 200. The provider's text is shown only once
- * scrubbed, since it may describe its internals.
+ * `response.failed` or an `error` event after HTTP 200: the provider's fault, in the gateway's
+ * words (its text may describe its internals or echo the gateway's credentials).
  */
 export function responsesStreamFailure(error: unknown): UpstreamFailure {
   const code = isJsonObject(error) ? error.code : undefined;
   if (typeof code === 'string' && OVERLOADED.has(code))
     return { kind: 'server', status: 503, message: 'the provider is overloaded; try again later.' };
-  const reason = safeUpstreamMessage(isJsonObject(error) ? error.message : undefined);
-  return {
-    kind: 'server',
-    status: 502,
-    message:
-      reason === undefined ? 'the provider failed mid-stream.' : `the provider failed mid-stream: ${reason}`,
-  };
+  return { kind: 'server', status: 502, message: 'the provider failed mid-stream.' };
 }
 
 function failure(message: string): StreamEvent {
