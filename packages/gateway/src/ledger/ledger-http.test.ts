@@ -3,14 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type IsolatedDatabase, isolatedDatabase } from '@app/db/testing.ts';
+import { type IsolatedDatabase, isolatedDatabase, testEngines } from '@app/db/testing.ts';
 import type { App } from '@app/http-kit';
 import { type Simulator, startSimulator } from '@app/upstream-simulator';
+import { setAllocation } from '../access/admin.ts';
 import { bearer } from '../access/test-app.ts';
 import { seedAccount } from '../access/testing.ts';
 import { buildApp } from '../app.ts';
 import { loadGatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
+import { countingTransactions, ledgersSettled } from './testing.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface AccountBucket {
   readonly provider: string;
@@ -105,6 +109,99 @@ describe('the leased ledger behind the HTTP API (embedded SQLite)', () => {
     );
   });
 });
+
+for (const { engine, skip } of testEngines()) {
+  describe(`a bucket that cannot pay, behind the HTTP API on ${engine}`, { skip }, () => {
+    let app: App;
+    let sim: Simulator;
+    let isolated: IsolatedDatabase<GatewayDatabase>;
+    let dataDir: string;
+    let token: string;
+    let projectId: number;
+    let lease: ReturnType<typeof countingTransactions>;
+    before(async () => {
+      dataDir = mkdtempSync(join(tmpdir(), 'gw-ledger-refusals-'));
+      sim = await startSimulator();
+      isolated = await isolatedDatabase<GatewayDatabase>(engine);
+      lease = countingTransactions(isolated.database.db);
+      const config = loadGatewayConfig({}, { overrides: { dataDir, logLevel: 'silent' } });
+      app = await buildApp(config, {
+        database: { ...isolated.database, db: lease.db },
+        simulatorUrl: sim.url,
+        env: sim.credentialEnv,
+        defaultMetrics: false,
+      });
+      const seeded = await seedAccount(isolated.database, {
+        email: 'refused@example.com',
+        projectSlug: 'refused',
+        allocations: { developer: 5, cloud_c: 3 },
+        config,
+      });
+      token = seeded.token;
+      projectId = seeded.principal.projectId;
+    });
+    after(async () => {
+      await app.close();
+      await sim.close();
+      await isolated.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    const chat = (model: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: bearer(token),
+        payload: { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 50 },
+      });
+    const allocate = (usd: number) =>
+      setAllocation(isolated.database.db, { slug: 'refused', provider: 'developer', usd });
+    const leasedOf = async () =>
+      Number(
+        (
+          await isolated.database.db
+            .selectFrom('allocations')
+            .select('reserved_micros')
+            .where('project_id', '=', projectId)
+            .where('provider', '=', 'developer')
+            .executeTakeFirstOrThrow()
+        ).reserved_micros,
+      );
+
+    it('refuses from memory (at most one lease write for twenty 402s), lets automatic selection move on, and leases again once the allocation is raised', async () => {
+      const first = await chat('gpt-5.4');
+      assert.equal(first.statusCode, 200, first.body);
+      assert.match(String(first.headers['x-gateway-applied']), /provider=developer/, 'most budget: sticky');
+      await allocate(0);
+      // The instance's allocation check gives the unused lease back: nothing is left to lease.
+      for (let i = 0; i < 250 && (await leasedOf()) > 0; i++) await sleep(20);
+      assert.equal(await leasedOf(), 0);
+      await ledgersSettled();
+
+      const before = lease.counted.transactions;
+      for (let i = 0; i < 20; i++) {
+        const refused = await chat('gpt-5.4@developer');
+        assert.equal(refused.statusCode, 402, refused.body);
+        assert.equal(refused.json().error.code, 'gateway_allocation_exhausted');
+      }
+      const writes = lease.counted.transactions - before;
+      assert.ok(writes <= 1, `${writes} lease writes for 20 refusals`);
+
+      const moved = await chat('gpt-5.4');
+      assert.equal(moved.statusCode, 200, moved.body);
+      assert.match(String(moved.headers['x-gateway-applied']), /provider=cloud_c/, 'the bucket with budget');
+
+      await allocate(5);
+      // Seen by the next allocation check (every second), on every instance.
+      let served = await chat('gpt-5.4@developer');
+      for (let i = 0; i < 100 && served.statusCode === 402; i++) {
+        await sleep(50);
+        served = await chat('gpt-5.4@developer');
+      }
+      assert.equal(served.statusCode, 200, served.body);
+    });
+  });
+}
 
 describe('ledger configuration', () => {
   it('is read from GATEWAY_LEDGER_* and refused with the variable named when invalid', () => {

@@ -228,11 +228,14 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
    * An allocation lowered below what is spent and leased (`allocations set`) leaves the bucket
    * with less than nothing: the unused part of this instance's lease goes back, so the change
    * reaches every instance within `allocationCheckMs` (one read per instance, not per request).
+   * The same read tells a dry bucket (local-buckets.ts) that it has something to lease again:
+   * a raised allocation, or a lease returned or expired anywhere, is leased within that time.
    */
   async function checkAllocations(): Promise<void> {
-    const leased = buckets.all().filter((b) => b.leaseId !== undefined);
-    const rows = await store.unleased([...new Set(leased.map((b) => b.projectId))]);
+    const watched = buckets.all().filter((b) => b.leaseId !== undefined || b.dry);
+    const rows = await store.unleased([...new Set(watched.map((b) => b.projectId))]);
     for (const row of rows) {
+      buckets.refilled(row.projectId, row.provider, row.left);
       if (row.left >= 0) continue;
       const bucket = buckets.bucketOf(row.projectId, row.provider);
       const leaseId = bucket.leaseId;
