@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { DrainBounds } from './oversized-body.ts';
 import { buildTestApp } from './test-app.ts';
-import { uploadThenRead } from './upload-client.ts';
+import { answered413, uploadThenRead } from './upload-client.ts';
 
 const MiB = 1024 * 1024;
 const TOO_BIG = { error: { code: 'too_big', message: 'Too big.' } };
@@ -31,11 +31,7 @@ describe('a body over the limit', () => {
     it(`is answered 413 with Connection: close, read by a client that sends it all first (${chunked ? 'chunked' : 'Content-Length'})`, async () => {
       await using server = await listening();
       const outcome = await uploadThenRead(server.origin, { path: '/echo', bodyBytes: 20 * MiB, chunked });
-      assert.equal(outcome.error, undefined, 'no EPIPE/ECONNRESET while sending');
-      assert.equal(outcome.sent, 20 * MiB);
-      assert.equal(outcome.status, 413);
-      assert.equal(outcome.headers.connection, 'close');
-      assert.deepEqual(JSON.parse(outcome.body), TOO_BIG);
+      assert.deepEqual(JSON.parse(answered413(outcome, 20 * MiB)), TOO_BIG);
     });
   }
 

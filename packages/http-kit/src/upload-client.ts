@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 
@@ -99,4 +100,17 @@ function parseResponse(text: string): Pick<UploadOutcome, 'status' | 'headers' |
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   return { status: Number(statusLine.split(' ')[1]), headers, body: text.slice(split + 4) };
+}
+
+/**
+ * Asserts what a client that sent a body over the limit must see: the whole body sent without
+ * EPIPE/ECONNRESET, then a 413 with `Connection: close`. Returns the answer's body, for the
+ * caller to check the service's error format.
+ */
+export function answered413(outcome: UploadOutcome, bodyBytes: number): string {
+  assert.equal(outcome.error, undefined, 'no EPIPE/ECONNRESET while sending');
+  assert.equal(outcome.sent, bodyBytes);
+  assert.equal(outcome.status, 413);
+  assert.equal(outcome.headers.connection, 'close');
+  return outcome.body;
 }
