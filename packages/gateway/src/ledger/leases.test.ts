@@ -326,6 +326,28 @@ for (const { engine, skip } of testEngines()) {
       await l.release(again, 'test');
     });
 
+    it('reads the balances of a project once for callers that ask while the read runs', async () => {
+      const principal = await seed('burst', 10);
+      let selects = 0;
+      const counting: KyselyPlugin = {
+        transformQuery: (args) => {
+          if (args.node.kind === 'SelectQueryNode') selects++;
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      };
+      const l = ledger(
+        { allocationCheckMs: 60_000, leaseTtlMs: 600_000 },
+        { ...isolated.database, db: isolated.database.db.withPlugin(counting) },
+      );
+      // A burst of refusals: each 402 names what the project's buckets have left.
+      const views = await Promise.all(Array.from({ length: 20 }, () => l.balances(principal.projectId)));
+      assert.equal(selects, 1);
+      assert.ok(views.every((view) => view.cloud_b?.remainingMicros === 10_000_000));
+      await l.balances(principal.projectId);
+      assert.equal(selects, 2, 'a caller after the read reads again');
+    });
+
     it('group-commits: the rows of many requests in one transaction, a new one every flushRows rows', async () => {
       const principal = await seed('group', 10);
       const spy = usageBatches(isolated.database.db);
