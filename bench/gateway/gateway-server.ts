@@ -5,16 +5,31 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
-import { isPostgresUrl, openDatabase } from '@app/db';
-import { seedAccount } from '@app/gateway/access/testing.ts';
-import { buildApp } from '@app/gateway/app.ts';
-import { loadGatewayConfig } from '@app/gateway/config.ts';
+import type * as Db from '@app/db';
+import type * as Seeding from '@app/gateway/access/testing.ts';
+import type * as App from '@app/gateway/app.ts';
+import type * as Config from '@app/gateway/config.ts';
 import type { GatewayDatabase } from '@app/gateway/db/schema.ts';
 import { sql } from 'kysely';
 import type { GatewayRole } from './servers.ts';
+
+const THIS_REPOSITORY = resolve(import.meta.dirname, '../..');
+
+/** The gateway's modules of one repository: this one, or the `--baseline` copy a run compares with. */
+async function modulesOf(root: string) {
+  const load = <T>(path: string) => import(pathToFileURL(resolve(root, path)).href) as Promise<T>;
+  const [db, seeding, app, config] = await Promise.all([
+    load<typeof Db>('packages/db/src/index.ts'),
+    load<typeof Seeding>('packages/gateway/src/access/testing.ts'),
+    load<typeof App>('packages/gateway/src/app.ts'),
+    load<typeof Config>('packages/gateway/src/config.ts'),
+  ]);
+  return { ...db, ...seeding, ...app, ...config };
+}
 
 /** Production log level, lines thrown away: the cost of logging is measured, the disk is not. */
 const discard = new Writable({
@@ -24,6 +39,9 @@ const discard = new Writable({
 });
 
 export async function startGateway(role: GatewayRole) {
+  const { isPostgresUrl, openDatabase, seedAccount, buildApp, loadGatewayConfig } = await modulesOf(
+    role.root ?? THIS_REPOSITORY,
+  );
   const dataDir = mkdtempSync(join(role.dbDir ?? tmpdir(), 'gw-bench-'));
   // Two gateways of one run (`--baseline`) are threads of one process: the thread id tells them apart.
   const schema = `bench_${process.pid}_${threadId}_${Date.now()}`;
@@ -51,9 +69,17 @@ export async function startGateway(role: GatewayRole) {
     allocations: { developer: 1_000_000, cloud_c: 1_000_000 },
     config,
   });
+  const tokens: Record<string, string> = {};
+  for (const [slug, allocations] of Object.entries(role.projects ?? {}))
+    ({ token: tokens[slug] } = await seedAccount(database, {
+      email: `${slug}@example.com`,
+      projectSlug: slug,
+      allocations,
+      config,
+    }));
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
-    ready: { url, token },
+    ready: { url, token, tokens },
     close: async () => {
       await app.close();
       if (postgres) await sql.raw(`drop schema if exists "${schema}" cascade`).execute(database.db);

@@ -7,6 +7,8 @@ export interface Target {
   readonly path: string;
   readonly headers: Record<string, string>;
   readonly body: string;
+  /** The status every answer must have (200, or 402 for the refusals of refusals.ts). */
+  readonly expect: number;
 }
 
 export function target(
@@ -14,6 +16,7 @@ export function target(
   headers: Record<string, string>,
   body: unknown,
   connections: number,
+  expect = 200,
 ): Target {
   const url = new URL(baseUrl);
   return {
@@ -22,6 +25,7 @@ export function target(
     path: `${url.pathname.replace(/\/$/, '')}/chat/completions`,
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
+    expect,
   };
 }
 
@@ -31,11 +35,11 @@ export interface Timing {
   readonly total: number;
 }
 
-/** One request, read to the end; throws on a non-200 so a broken run cannot look fast. */
+/** One request, read to the end; throws on another status than expected so a broken run cannot look fast. */
 export async function once(t: Target): Promise<Timing> {
   const started = performance.now();
   const response = await t.pool.request({ method: 'POST', path: t.path, headers: t.headers, body: t.body });
-  if (response.statusCode !== 200) {
+  if (response.statusCode !== t.expect) {
     const text = (await response.body.text()).slice(0, 300);
     throw new Error(`HTTP ${response.statusCode} from ${t.origin}${t.path}: ${text}`);
   }

@@ -3,6 +3,7 @@
  * event loop (and core), so the load generator in the main thread measures them, not itself.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { SeedOptions } from '@app/gateway/access/testing.ts';
 import { startSimulator } from '@app/upstream-simulator';
 import { startBareProxy } from './bare-proxy.ts';
 import { startKitProxy } from './kit-proxy.ts';
@@ -27,12 +28,18 @@ export type GatewayRole = {
   databaseUrl: string | undefined;
   /** Upstream keep-alive connections per origin (the gateway's default, 256, when absent). */
   upstreamConnections?: number;
+  /** The repository whose gateway runs (a `--baseline` copy); default: this one. */
+  root?: string;
+  /** More projects to seed: slug -> allocations in USD per provider; their tokens come in `Ready.tokens`. */
+  projects?: Readonly<Record<string, SeedOptions['allocations']>>;
 };
 /** CPU time of a server's thread (or process), microseconds, as `process.threadCpuUsage()`. */
 export type CpuTime = { readonly user: number; readonly system: number };
 export type Ready = {
   url: string;
   token?: string;
+  /** A token per project of `GatewayRole.projects`. */
+  tokens?: Readonly<Record<string, string>>;
   /** The simulator's: its origin and credential environment, for the gateway. */
   origin?: string;
   env?: Readonly<Record<string, string>>;

@@ -32,7 +32,7 @@ const median = (values: readonly number[]) =>
 export type Servers = Partial<Record<Kind, Started>>;
 
 /** One cell: requests/s, and CPU microseconds of the target's server thread per request. */
-async function cell(t: Target, c: number, server: Started | undefined, seconds: number) {
+export async function cell(t: Target, c: number, server: Started | undefined, seconds: number) {
   await throughput(t, c, 0.3); // warm-up
   const before = await server?.cpu();
   const { rate, requests } = await throughput(t, c, seconds);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { answered413, uploadThenRead } from '@app/http-kit/upload-client.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { energyHarness, type Harness } from './testing/harness.ts';
 
@@ -122,6 +123,16 @@ describe('transport', () => {
     assert.equal(text.statusCode, 415);
     assert.equal(text.json().error.code, 'unsupported_media_type');
     assert.match(text.json().error.message, /text\/plain/);
+  });
+
+  test('a 20 MB body sent whole before reading: the client reads the 413 and Connection: close, no reset', async () => {
+    const origin = await h.app.listen({ host: '127.0.0.1', port: 0 });
+    const bodyBytes = 20 * 1024 * 1024;
+    for (const chunked of [false, true]) {
+      const upload = { path: `/api/v1/buildings.xml?token=${token}`, bodyBytes, chunked };
+      const body = answered413(await uploadThenRead(origin, upload), bodyBytes);
+      assert.match(body, /<code>body_too_large<\/code>/);
+    }
   });
 
   test('the OpenAPI document shows both formats with examples', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isolatedDatabase, type IsolatedDatabase } from '@app/db/testing.ts';
 import type { App } from '@app/http-kit';
+import { answered413, uploadThenRead } from '@app/http-kit/upload-client.ts';
 import { seedAccount } from './access/testing.ts';
 import { buildApp } from './app.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -88,6 +89,20 @@ describe('gateway framework errors', () => {
     );
     assert.equal(response.statusCode, 413);
     assertEnvelope(response.json(), 'body_too_large', 'invalid_request_error');
+  });
+
+  it('a 20 MB body sent whole before reading: the client reads the 413 and Connection: close, no reset', async () => {
+    const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+    const headers = { authorization: `Bearer ${token}` };
+    const bodyBytes = 20 * 1024 * 1024;
+    for (const chunked of [false, true]) {
+      const upload = { path: '/v1/chat/completions', headers, bodyBytes, chunked };
+      const body = answered413(await uploadThenRead(origin, upload), bodyBytes);
+      assertEnvelope(JSON.parse(body), 'body_too_large', 'invalid_request_error');
+    }
+    const upload = { path: '/v1/messages', headers, bodyBytes, chunked: true };
+    const body = answered413(await uploadThenRead(origin, upload), bodyBytes);
+    assert.equal(JSON.parse(body).error.type, 'request_too_large', 'the Anthropic door keeps its format');
   });
 
   it('a body that is not JSON: 415 unsupported_media_type', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from './errors.ts';
 import { noteErrorCode } from './logger.ts';
+import { closeAfterAnswer } from './oversized-body.ts';
 
 /** What the kit recognised in a framework error, for the service to turn into its own code. */
 export type FrameworkErrorKind =
@@ -91,6 +92,7 @@ export function installErrorHandler(app: FastifyInstance, handling: ErrorHandlin
     } else {
       const { kind, message, param } = classify(error as FastifyError);
       if (kind === 'internal') request.log.error({ err: error }, 'unhandled error');
+      if (kind === 'body_too_large') closeAfterAnswer(reply);
       appError = handling.fromFramework(kind, message, request, param);
     }
     for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);

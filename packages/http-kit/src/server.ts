@@ -21,6 +21,7 @@ import {
 import { installMetrics } from './metrics.ts';
 import { installLoadShedding, type SheddingOptions } from './load-shedding.ts';
 import { installOpenApi, type OpenApiInfo } from './openapi.ts';
+import { defaultDrainBounds, type DrainBounds, setDrainBounds } from './oversized-body.ts';
 import { findReservedKey, reservedKeyMessage } from './safe-keys.ts';
 
 export interface ServerOptions {
@@ -39,6 +40,8 @@ export interface ServerOptions {
   readonly fastify?: Partial<FastifyServerOptions>;
   /** Load shedding bounds (absent: none, as in the kit's own tests). */
   readonly shedding?: SheddingOptions;
+  /** How much of a body over the limit is read after the 413 (default: `defaultDrainBounds`). */
+  readonly oversizedBodyDrain?: DrainBounds;
 }
 
 export type App = FastifyInstance;
@@ -79,6 +82,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   // The type provider only narrows route typings; the kit's installers take the plain instance.
   const instance = app as unknown as FastifyInstance;
   installJsonBodyParser(instance);
+  setDrainBounds(instance, options.oversizedBodyDrain ?? defaultDrainBounds(options.bodyLimitBytes));
   requestIdAndQueryKeys(instance, options.errors);
   drainKeepAliveOnClose(app);
   // Lines still buffered in the asynchronous destination are written before the process exits.

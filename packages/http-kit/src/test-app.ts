@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { defineErrors } from './errors.ts';
 import type { SheddingOptions } from './load-shedding.ts';
 import type { RequestLogFields } from './logger.ts';
+import type { DrainBounds } from './oversized-body.ts';
 import { createServer } from './server.ts';
 
 /** A small service built on the kit, for the kit's own tests. */
@@ -21,6 +22,7 @@ export async function buildTestApp(
     bodyLimitBytes?: number;
     requestLogFields?: RequestLogFields;
     shedding?: SheddingOptions;
+    oversizedBodyDrain?: DrainBounds;
   } = {},
 ): Promise<{ app: FastifyInstance; logs: () => string }> {
   const stream = new PassThrough();
@@ -37,6 +39,7 @@ export async function buildTestApp(
     ready: options.ready ?? (async () => {}),
     ...(options.requestLogFields ? { requestLogFields: options.requestLogFields } : {}),
     ...(options.shedding ? { shedding: options.shedding } : {}),
+    ...(options.oversizedBodyDrain ? { oversizedBodyDrain: options.oversizedBodyDrain } : {}),
     openapi: { title: 'Kit test', version: '0.0.0', description: 'test' },
     errors: {
       fromFramework: (kind, message) => {

@@ -10,10 +10,11 @@ import type { CompiledQuery, Kysely, KyselyPlugin, Transaction } from 'kysely';
 import pino from 'pino';
 import { seedAccount } from '../access/testing.ts';
 import { loadGatewayConfig } from '../config.ts';
-import type { Principal } from '../contracts.ts';
+import type { Principal, Reservation } from '../contracts.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { leaseAmount } from './lease-store.ts';
 import { type BudgetLedger, createLedger, type LedgerOptions } from './ledger.ts';
+import { member } from './testing.ts';
 
 const log = pino({ level: 'silent' });
 const usage = (costMicros: number) =>
@@ -26,12 +27,6 @@ const usage = (costMicros: number) =>
     status: 'ok',
   }) as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A method of a Kysely object bound to it (its private fields refuse a proxy as `this`). */
-function member(target: object, key: string | symbol): unknown {
-  const value: unknown = Reflect.get(target, key);
-  return typeof value === 'function' ? value.bind(target) : value;
-}
 
 /**
  * `db` seen through a spy that records, per transaction, the rows it inserted into `usage`;
@@ -208,7 +203,7 @@ for (const { engine, skip } of testEngines()) {
 
     it('refuses with 402 when no instance can lease; a lease returned at shutdown serves the others', async () => {
       const principal = await seed('exhaust', 0.05);
-      const [a, b] = [ledger(), ledger()];
+      const [a, b] = [ledger(), ledger({ allocationCheckMs: 30 })];
       const big = await a.reserve({ principal, provider: 'cloud_b', estimateMicros: 50_000 });
       await rejectsExhausted(b.reserve({ principal, provider: 'cloud_b', estimateMicros: 1 }));
       const pending = a.settle(big, usage(10_000));
@@ -224,9 +219,17 @@ for (const { engine, skip } of testEngines()) {
       assert.deepEqual(await leasesOf(principal), [
         { amount_micros: 40_000, leased_micros: 50_000, closed_as: 'returned' },
       ]);
-      const r = await b.reserve({ principal, provider: 'cloud_b', estimateMicros: 60_000 });
-      assert.equal(r.amountMicros, 40_000);
-      await b.release(r, 'test');
+      // b remembers that the bucket had nothing to lease; its next allocation check sees the
+      // amount a returned, and b leases it.
+      let r: Reservation | undefined;
+      for (let i = 0; i < 250 && !r; i++) {
+        r = await b
+          .reserve({ principal, provider: 'cloud_b', estimateMicros: 60_000 })
+          .catch(() => undefined);
+        if (!r) await sleep(20);
+      }
+      assert.equal(r?.amountMicros, 40_000);
+      if (r) await b.release(r, 'test');
     });
 
     it('gives back the unused part of a lease once its allocation is lowered', async () => {
@@ -307,6 +310,42 @@ for (const { engine, skip } of testEngines()) {
       for (let i = 0; i < 100 && (await dbBucket(principal)).reserved_micros !== 0; i++) await sleep(20);
       assert.deepEqual({ ...(await dbBucket(principal)) }, { spent_micros: 500, reserved_micros: 0 });
       assert.equal((await leasesOf(principal))[0]?.closed_as, 'returned');
+    });
+
+    it('leases again at once what it returned idle from a bucket it had found dry', async () => {
+      const principal = await seed('dry-idle', 0.05);
+      // No allocation check during the test: only the return itself may end the memory.
+      const l = ledger({ leaseTtlMs: 150, allocationCheckMs: 60_000 });
+      const partial = await l.reserve({ principal, provider: 'cloud_b', estimateMicros: 60_000 });
+      assert.equal(partial.amountMicros, 50_000, 'all of the bucket: it is dry now');
+      await l.release(partial, 'test');
+      for (let i = 0; i < 100 && (await dbBucket(principal)).reserved_micros !== 0; i++) await sleep(20);
+      assert.equal((await leasesOf(principal))[0]?.closed_as, 'returned');
+      const again = await l.reserve({ principal, provider: 'cloud_b', estimateMicros: 60_000 });
+      assert.equal(again.amountMicros, 50_000);
+      await l.release(again, 'test');
+    });
+
+    it('reads the balances of a project once for callers that ask while the read runs', async () => {
+      const principal = await seed('burst', 10);
+      let selects = 0;
+      const counting: KyselyPlugin = {
+        transformQuery: (args) => {
+          if (args.node.kind === 'SelectQueryNode') selects++;
+          return args.node;
+        },
+        transformResult: async (args) => args.result,
+      };
+      const l = ledger(
+        { allocationCheckMs: 60_000, leaseTtlMs: 600_000 },
+        { ...isolated.database, db: isolated.database.db.withPlugin(counting) },
+      );
+      // A burst of refusals: each 402 names what the project's buckets have left.
+      const views = await Promise.all(Array.from({ length: 20 }, () => l.balances(principal.projectId)));
+      assert.equal(selects, 1);
+      assert.ok(views.every((view) => view.cloud_b?.remainingMicros === 10_000_000));
+      await l.balances(principal.projectId);
+      assert.equal(selects, 2, 'a caller after the read reads again');
     });
 
     it('group-commits: the rows of many requests in one transaction, a new one every flushRows rows', async () => {

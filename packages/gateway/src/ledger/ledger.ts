@@ -175,6 +175,31 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
   const release = (reservation: Reservation, reason: string) =>
     end(reservation, 'error', 0, { reason: reason.slice(0, 500) });
 
+  const selectAllocations = (projectId: number) =>
+    db
+      .selectFrom('allocations')
+      .select(['provider', 'allocated_micros', 'spent_micros', 'reserved_micros'])
+      .where('project_id', '=', projectId)
+      .execute();
+  type AllocationRead = { readonly version: number; readonly rows: ReturnType<typeof selectAllocations> };
+  const reads = new Map<number, AllocationRead>();
+
+  /**
+   * One read of a project's allocation rows at a time: a caller arriving while one is in flight
+   * shares it (a burst of 402s of one project, each naming what its buckets have left, reads
+   * once, not once each). The read carries the version it started at, so a commit of this
+   * instance that lands during it is still seen (and read again) by every caller.
+   */
+  function readAllocations(projectId: number): AllocationRead {
+    const current = reads.get(projectId);
+    if (current) return current;
+    const read = { version, rows: selectAllocations(projectId) };
+    reads.set(projectId, read);
+    const done = () => void reads.delete(projectId);
+    read.rows.then(done, done);
+    return read;
+  }
+
   /**
    * The database's figures with this instance's own state folded in: its settled costs not yet
    * committed count as spent, and of its lease only the open reservations count as reserved,
@@ -183,13 +208,9 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
    */
   async function balances(projectId: number): Promise<Partial<Record<ProviderId, BucketBalance>>> {
     for (let attempt = 1; ; attempt++) {
-      const seen = version;
-      const rows = await db
-        .selectFrom('allocations')
-        .select(['provider', 'allocated_micros', 'spent_micros', 'reserved_micros'])
-        .where('project_id', '=', projectId)
-        .execute();
-      if (seen !== version && attempt < BALANCE_READS) continue;
+      const read = readAllocations(projectId);
+      const rows = await read.rows;
+      if (read.version !== version && attempt < BALANCE_READS) continue;
       const result: Partial<Record<ProviderId, BucketBalance>> = {};
       for (const row of rows) {
         const local = buckets.bucketOf(projectId, row.provider);
@@ -228,11 +249,14 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
    * An allocation lowered below what is spent and leased (`allocations set`) leaves the bucket
    * with less than nothing: the unused part of this instance's lease goes back, so the change
    * reaches every instance within `allocationCheckMs` (one read per instance, not per request).
+   * The same read tells a dry bucket (local-buckets.ts) that it has something to lease again:
+   * a raised allocation, or a lease returned or expired anywhere, is leased within that time.
    */
   async function checkAllocations(): Promise<void> {
-    const leased = buckets.all().filter((b) => b.leaseId !== undefined);
-    const rows = await store.unleased([...new Set(leased.map((b) => b.projectId))]);
+    const watched = buckets.all().filter((b) => b.leaseId !== undefined || b.dry);
+    const rows = await store.unleased([...new Set(watched.map((b) => b.projectId))]);
     for (const row of rows) {
+      buckets.refilled(row.projectId, row.provider, row.left);
       if (row.left >= 0) continue;
       const bucket = buckets.bucketOf(row.projectId, row.provider);
       const leaseId = bucket.leaseId;

@@ -22,6 +22,12 @@ export interface LocalBucket extends BucketKey {
   pending: number;
   lastUsedAt: number;
   leasing: boolean;
+  /**
+   * The last lease write got less than it asked for: the bucket had nothing more beyond what is
+   * leased. Until that can have changed, requests the lease cannot cover are answered from
+   * memory (the partial reservation or 402) instead of asking the database again.
+   */
+  dry: boolean;
   readonly waiters: Waiter[];
 }
 
@@ -35,7 +41,9 @@ const needOf = (wanted: number) => Math.max(wanted, 1);
  * Reservations against the leases: served from memory while the lease covers them; otherwise
  * they wait while one lease write per bucket (never two at once) fetches what all waiting
  * requests lack, or a chunk. When the bucket cannot cover them all, the first one left gets what
- * remains (a partial reservation) and the others are refused with 402.
+ * remains (a partial reservation) and the others are refused with 402. A bucket found dry is
+ * remembered, so a refusal costs no database write: until this instance returns its lease or
+ * the allocation check sees something left in the bucket (at most `allocationCheckMs`).
  */
 export function localBuckets(deps: {
   store: LeaseStore;
@@ -64,6 +72,7 @@ export function localBuckets(deps: {
         pending: 0,
         lastUsedAt: Date.now(),
         leasing: false,
+        dry: false,
         waiters: [],
       };
       ofProject.set(provider, bucket);
@@ -122,7 +131,7 @@ export function localBuckets(deps: {
         serve(b);
         if (b.waiters.length === 0) return;
         const demand = b.waiters.reduce((sum, w) => sum + needOf(w.wanted), 0) - available(b);
-        const leased = await lease(b, demand);
+        const leased = b.dry ? 0 : await lease(b, demand);
         if (leased < demand) runDry(b);
       }
     } catch (error) {
@@ -147,6 +156,7 @@ export function localBuckets(deps: {
       b.held += taken.amount;
     }
     if (taken.amount > 0 || taken.lost) deps.onChange();
+    b.dry = taken.amount < demand;
     return taken.amount;
   }
 
@@ -170,6 +180,8 @@ export function localBuckets(deps: {
       detached.push({ bucket: b, leaseId: b.leaseId });
       b.leaseId = undefined;
       b.held = 0;
+      // What it held goes back to the bucket: the next request that needs it leases it again.
+      b.dry = false;
     }
     if (detached.length > 0) deps.onChange();
     return detached;
@@ -188,8 +200,19 @@ export function localBuckets(deps: {
     return amount;
   }
 
+  /**
+   * The allocation check read what each bucket has beyond everything leased: a dry bucket with
+   * something there again (an allocation raised, a lease returned or expired, by any instance)
+   * may lease again.
+   */
+  function refilled(projectId: number, provider: string, left: number): void {
+    const b = byProject.get(projectId)?.get(provider);
+    if (b && left > 0) b.dry = false;
+  }
+
   return {
     bucketOf,
+    refilled,
     tryAcquire,
     wait,
     close,
