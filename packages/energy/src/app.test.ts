@@ -147,8 +147,8 @@ describe('transport', () => {
       'application/xml',
     ]);
     assert.match(
-      create.requestBody.content['application/xml'].examples.xml.value,
-      /<weekday-open-time type="integer">800</,
+      create.requestBody.content['application/xml'].example,
+      /<weekday-open-time type="string">0800</,
     );
     assert.ok(create.responses['422'].content['application/xml'].example.includes('<errors>'));
     assert.equal((await h.app.inject({ url: '/docs/' })).statusCode, 200);

@@ -44,12 +44,13 @@ const TOKEN_SECURITY = {
     name: 'token',
     description: 'The `token` query (or body) parameter',
   },
-  bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <token>' },
+  // Code spans: Swagger UI renders descriptions as Markdown, where a bare <token> is an HTML tag.
+  bearer: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <token>`' },
   railsToken: {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
-    description: 'Authorization: Token token=<token>',
+    description: '`Authorization: Token token=<token>`',
   },
 };
 

@@ -3,7 +3,8 @@ import { userIdOf } from '../auth/require-user.ts';
 import { sendList, sendNoContent, sendRecord } from '../format/respond.ts';
 import { buildingExample, buildingInput, buildingRepresentation } from '../resources/building.ts';
 import type { RouteContext } from './context.ts';
-import { inputBody, routeSchemas } from './docs.ts';
+import { routeSchemas } from './docs.ts';
+import { inputBody } from './request-docs.ts';
 import { found, idOf, locationOf, pathId, readInput } from './http.ts';
 
 const tags = ['buildings'];

@@ -11,7 +11,6 @@ import {
   xmlErrorList,
   xmlName,
 } from '../format/representation.ts';
-import type { InputField, InputKind } from '../input/fields.ts';
 
 /**
  * OpenAPI pieces generated from the same representations and input definitions the routes
@@ -151,70 +150,12 @@ export function errorResponses(statuses: readonly number[]): Record<number, unkn
 export const READ_ERRORS = [401, 404, 406, 500] as const;
 export const WRITE_ERRORS = [400, 401, 404, 406, 413, 415, 422, 500] as const;
 
-function inputScalar(kind: InputKind): TSchema {
-  switch (kind) {
-    case 'time':
-      return Type.Union([Type.String(), Type.Integer()], {
-        description: 'HHMM (0800, 800), 20:00, 8:00 am, 8am, 8:00 p.m.',
-      });
-    case 'boolean':
-      return Type.Union([Type.Boolean(), Type.String(), Type.Integer()], {
-        description: 'true/false, "t"/"f", "true"/"false", "1"/"0", 1/0',
-      });
-    case 'integer':
-      return Type.Union([Type.Integer(), Type.String()]);
-    case 'float':
-      return Type.Union([Type.Number(), Type.String()]);
-    case 'string':
-      return Type.String();
-  }
-}
-
-/** The XML a Rails client (ActiveResource) would send for the same values. */
-function xmlInputExample(wrapper: string, example: Record<string, unknown>): string {
-  const fields = Object.entries(example).map(([name, value]) => {
-    let type: FieldType = 'string';
-    if (typeof value === 'boolean') type = 'boolean';
-    else if (typeof value === 'number') type = Number.isInteger(value) ? 'integer' : 'float';
-    return { name, type };
-  });
-  return toXml({ element: wrapper, listElement: `${wrapper}s`, fields }, example as ApiRecord);
-}
-
-/** Request bodies: every accepted name, flat or wrapped, in JSON, XML and form encoding. */
-export function inputBody(fields: readonly InputField[], wrapper: string, example: Record<string, unknown>) {
-  const properties: Record<string, TSchema> = {};
-  const xmlProperties: Record<string, TSchema> = {};
-  for (const field of fields) {
-    for (const name of field.names) {
-      const base = inputScalar(field.kind);
-      const aliasOf = name === field.attribute ? '' : ` Alias of ${field.attribute}.`;
-      const description = `${(base as { description?: string }).description ?? field.kind}.${aliasOf}`;
-      properties[name] = Type.Optional({ ...base, description });
-      xmlProperties[name] = Type.Optional({ ...base, description, xml: { name: xmlName(name) } });
-    }
-  }
-  properties.token = Type.Optional(
-    Type.String({ description: 'API token (or use the query or Authorization header)' }),
-  );
-  const flat = Type.Object(properties);
-  const wrapped = Type.Object({ [wrapper]: flat, token: Type.Optional(Type.String()) });
-  const jsonExamples = { wrapped: { value: { [wrapper]: example } }, flat: { value: example } };
-  const xmlExamples = { xml: { value: xmlInputExample(wrapper, example) } };
-  return {
-    content: {
-      [JSON_TYPE]: { schema: { ...Type.Union([wrapped, flat]), 'x-examples': jsonExamples } },
-      [XML_TYPE]: {
-        schema: { ...Type.Object(xmlProperties, { xml: { name: wrapper } }), 'x-examples': xmlExamples },
-      },
-      'application/x-www-form-urlencoded': { schema: flat },
-    },
-  };
-}
-
 export const FormatQuery = Type.Object({
+  // One string enum: a union of literals reads `string | (string | string)` in Swagger UI.
   format: Type.Optional(
-    Type.Union([Type.Literal('json'), Type.Literal('xml')], {
+    Type.Unsafe<'json' | 'xml'>({
+      type: 'string',
+      enum: ['json', 'xml'],
       description: 'Response format (or use a .json/.xml extension or Accept)',
     }),
   ),

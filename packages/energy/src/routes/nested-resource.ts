@@ -4,7 +4,8 @@ import type { ApiRecord, Representation, Scalar } from '../format/representation
 import { sendList, sendNoContent, sendRecord } from '../format/respond.ts';
 import type { FieldErrors, InputField } from '../input/fields.ts';
 import type { RouteContext } from './context.ts';
-import { BuildingParams, inputBody, routeSchemas } from './docs.ts';
+import { BuildingParams, routeSchemas } from './docs.ts';
+import { inputBody } from './request-docs.ts';
 import { found, idOf, locationOf, pathId, readInput, throwIfInvalid } from './http.ts';
 
 type Values = Record<string, Scalar>;

@@ -5,7 +5,8 @@ import { energyErrors } from '../errors.ts';
 import { sendRecord } from '../format/respond.ts';
 import { credentialsRepresentation } from '../resources/reference.ts';
 import type { RouteContext } from './context.ts';
-import { errorResponses, FormatQuery, inputBody, recordContent } from './docs.ts';
+import { errorResponses, FormatQuery, recordContent } from './docs.ts';
+import { inputBody } from './request-docs.ts';
 import { readInput } from './http.ts';
 
 const credentialsInput = [
