@@ -20,6 +20,34 @@ export interface Tokenizer {
 }
 
 /**
+ * BPE merges a pre-tokenised piece in time growing with the square of its length, and a piece is
+ * a run without white space: one 64 KiB "word" took 2.2 s. Runs longer than this are counted in
+ * slices of this length, so counting is linear in the text (each slice costs at most a constant).
+ * A real word is never this long; what is (base64, minified data, a run of one character) may be
+ * counted a few tokens differently at each cut, which the docs state.
+ */
+export const MAX_PIECE_CHARS = 256;
+const LONG_RUN = new RegExp(`\\S{${MAX_PIECE_CHARS + 1},}`, 'g');
+
+/** `count` over slices of at most MAX_PIECE_CHARS for every run that is longer. */
+export function boundedCount(text: string, count: (text: string) => number): number {
+  LONG_RUN.lastIndex = 0;
+  if (!LONG_RUN.test(text)) return count(text);
+  LONG_RUN.lastIndex = 0;
+  let total = 0;
+  let from = 0;
+  for (const match of text.matchAll(LONG_RUN)) {
+    if (match.index > from) total += count(text.slice(from, match.index));
+    const end = match.index + match[0].length;
+    for (let at = match.index; at < end; at += MAX_PIECE_CHARS)
+      total += count(text.slice(at, Math.min(at + MAX_PIECE_CHARS, end)));
+    from = end;
+  }
+  if (from < text.length) total += count(text.slice(from));
+  return total;
+}
+
+/**
  * Counts of long texts by tokenizer: agent loops send the same prefix again on every request,
  * so only the new turns are tokenised. Bounded by the characters it holds.
  */
@@ -35,7 +63,7 @@ function memoized(name: Tokenizer['name'], count: (text: string) => number): Tok
       if (text.length < MEMO_MIN_CHARS) return count(text);
       const known = memo.get(text);
       if (known !== undefined) return known;
-      const value = count(text);
+      const value = boundedCount(text, count);
       if (held + text.length > MEMO_MAX_CHARS) {
         memo.clear();
         held = 0;
