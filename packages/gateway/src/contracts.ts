@@ -224,7 +224,7 @@ export interface Selection {
 }
 
 /** How an upstream call failed; selection and the circuit breaker act on it. */
-export type UpstreamFailureKind = 'client' | 'server' | 'timeout' | 'connection' | 'rate_limited';
+export type UpstreamFailureKind = 'client' | 'server' | 'timeout' | 'connection' | 'rate_limited' | 'auth';
 
 export interface Router {
   /**

@@ -62,6 +62,8 @@ export function failureError(
     }
     case 'timeout':
       return gatewayErrors.create('upstream_timeout', { provider });
+    case 'auth':
+      return gatewayErrors.create('upstream_error', { provider, reason: secrets.redact(failure.message) });
     case 'server':
     case 'connection':
       return failure.status === 503

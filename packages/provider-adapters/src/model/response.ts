@@ -56,8 +56,21 @@ export type StreamEvent =
   | { readonly type: 'error'; readonly failure: UpstreamFailure }
   | { readonly type: 'done' };
 
-/** How an upstream call failed, in terms the gateway acts on (selection, circuit breaker, status). */
-export type FailureKind = 'client' | 'server' | 'timeout' | 'connection' | 'rate_limited';
+/**
+ * How an upstream call failed, in terms the gateway acts on (selection, circuit breaker, status).
+ * `auth`: the upstream refused the gateway's own credentials (401/403): a configuration fault of
+ * that endpoint, never the client's.
+ */
+export type FailureKind = 'client' | 'server' | 'timeout' | 'connection' | 'rate_limited' | 'auth';
+
+/**
+ * What a retry of a failed call may do. `anywhere`: the upstream proves it did not process the
+ * request (429, 503, 529, throttling, model not ready): the same provider may be asked again, or
+ * another. `elsewhere`: it may have been processed, or this endpoint is broken (500, 502, 504, a
+ * timeout, a reset): another provider may be asked, the same one not. Absent: never retried (the
+ * client's own mistake, a content filter, the gateway's credentials).
+ */
+export type RetryScope = 'anywhere' | 'elsewhere';
 
 export interface UpstreamFailure {
   readonly kind: FailureKind;
@@ -69,4 +82,6 @@ export interface UpstreamFailure {
   readonly retryAfter?: string;
   /** `content_filter` when the provider's safety system refused the request. */
   readonly code?: 'content_filter';
+  /** Whether and where the call may be retried (see RetryScope); absent: never. */
+  readonly retry?: RetryScope;
 }
