@@ -14,6 +14,7 @@ import { renderGatewayError } from './error-format.ts';
 import { gatewayErrorFromFramework } from './errors.ts';
 import { createAdmission } from './pipeline/admission.ts';
 import { createRateLimiter } from './limits/index.ts';
+import { decorateCallContext } from './pipeline/call-context.ts';
 import { gatewayRequestLogFields } from './request-log.ts';
 import { createRouting } from './routing/index.ts';
 import { createUpstream, SecretRedactor } from './upstream/index.ts';
@@ -86,6 +87,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       render: renderGatewayError,
     },
   });
+  decorateCallContext(app);
   // A burst of new requests is spread over loop turns (pipeline/admission.ts, 5 ms each).
   const admission = createAdmission({ budgetMs: 5 });
   app.addHook('onRequest', (_request, _reply, done) => admission.admit(done));

@@ -151,6 +151,12 @@ export interface Ledger {
     provider: ProviderId;
     estimateMicros: Micros;
   }): Promise<Reservation>;
+  /** The same, resolving to undefined when the bucket cannot cover the estimate. */
+  tryReserve(input: {
+    principal: Principal;
+    provider: ProviderId;
+    estimateMicros: Micros;
+  }): Promise<Reservation | undefined>;
   /** Replaces the reservation by the real cost and writes one usage-ledger row. */
   settle(reservation: Reservation, usage: UsageRecord): Promise<void>;
   /** Gives the reservation back (upstream failed before any usage). Writes a ledger row with status error. */

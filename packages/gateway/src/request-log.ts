@@ -5,25 +5,14 @@
  * Never prompt text, never the token (its id, the `jti`, identifies it).
  */
 import type { FastifyRequest } from 'fastify';
-import type { Principal, UsageRecord } from './contracts.ts';
-import { appliedState } from './pipeline/applied.ts';
+import type { Principal } from './contracts.ts';
+import { callContext, type RequestFacts } from './pipeline/call-context.ts';
 
-export interface RequestFacts {
-  caller?: Pick<Principal, 'userId' | 'projectSlug' | 'tokenId'>;
-  charged?: Pick<UsageRecord, 'promptTokens' | 'completionTokens' | 'costMicros'>;
-  /** Milliseconds from sending the upstream request to its response headers. */
-  upstreamMs?: number;
-}
+export type { RequestFacts } from './pipeline/call-context.ts';
 
-const facts = new WeakMap<FastifyRequest, RequestFacts>();
-
+/** The request's log facts (kept on its CallContext). */
 export function requestFacts(request: FastifyRequest): RequestFacts {
-  let found = facts.get(request);
-  if (!found) {
-    found = {};
-    facts.set(request, found);
-  }
-  return found;
+  return callContext(request).facts;
 }
 
 /** Called by authentication: the caller is known even when the request fails later. */
@@ -44,10 +33,11 @@ function askedModel(request: FastifyRequest): string | undefined {
 
 /** The kit's `requestLogFields` hook: only what is known, so a 404 line stays short. */
 export function gatewayRequestLogFields(request: FastifyRequest): Record<string, unknown> | undefined {
-  const known = facts.get(request);
-  const applied = appliedState(request);
+  const context = request.gatewayCall;
+  const known = context?.facts;
+  const applied = context?.applied ?? {};
   const model = askedModel(request);
-  if (!known && applied.model === undefined && model === undefined) return undefined;
+  if (!context && model === undefined) return undefined;
   // Only the keys that have a value are added: deleting keys afterwards would turn the object
   // into a slow dictionary that the logger then serialises on every request.
   const fields: Record<string, unknown> = {};
@@ -67,5 +57,11 @@ export function gatewayRequestLogFields(request: FastifyRequest): Record<string,
   put('outputTokens', known?.charged?.completionTokens);
   put('costMicros', known?.charged?.costMicros);
   put('upstreamMs', known?.upstreamMs);
+  // Only when a call failed over or was retried: the outcome of each attempt, in order.
+  if (context && context.attempts.length > 1)
+    put(
+      'attempts',
+      context.attempts.map((a) => `${a.provider}:${a.outcome}`),
+    );
   return fields;
 }

@@ -95,6 +95,9 @@ const BALANCE_READS = 3;
  * instances expired by whichever instance notices first. The bounds are in
  * docs/gateway/access.md ("Allocations and the ledger").
  */
+/** A bucket that cannot cover a reservation (tryReserve answers undefined). */
+class BucketDry extends Error {}
+
 export function createLedger(deps: LedgerDeps): BudgetLedger {
   const options = { ...DEFAULT_LEDGER_OPTIONS, ...deps.options };
   const { db, log } = deps;
@@ -109,22 +112,32 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
   let closing = false;
   const clock = isoClock();
 
-  async function reserve(input: Parameters<Ledger['reserve']>[0]): Promise<Reservation> {
+  async function tryReserve(input: Parameters<Ledger['reserve']>[0]): Promise<Reservation | undefined> {
     if (closing) throw new Error('the budget ledger is shut down');
     const { principal, provider } = input;
     const bucket = buckets.bucketOf(principal.projectId, provider);
     const wanted = wholeMicros(input.estimateMicros);
-    const amount =
-      buckets.tryAcquire(bucket, wanted) ??
-      (await buckets.wait(bucket, wanted, () =>
-        gatewayErrors.create('gateway_allocation_exhausted', {
-          project: principal.projectSlug,
-          buckets: [{ provider }],
-        }),
-      ));
+    let amount = buckets.tryAcquire(bucket, wanted);
+    if (amount === undefined) {
+      try {
+        amount = await buckets.wait(bucket, wanted, () => new BucketDry());
+      } catch (error) {
+        if (error instanceof BucketDry) return undefined;
+        throw error;
+      }
+    }
     const id = `${instanceId}:${++sequence}`;
     open.set(id, { bucket, amount, createdAt: clock.iso() });
     return { id, principal, provider, amountMicros: amount };
+  }
+
+  async function reserve(input: Parameters<Ledger['reserve']>[0]): Promise<Reservation> {
+    const reservation = await tryReserve(input);
+    if (reservation) return reservation;
+    throw gatewayErrors.create('gateway_allocation_exhausted', {
+      project: input.principal.projectSlug,
+      buckets: [{ provider: input.provider }],
+    });
   }
 
   function end(
@@ -312,6 +325,7 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
 
   return {
     reserve,
+    tryReserve,
     settle,
     release,
     balances,

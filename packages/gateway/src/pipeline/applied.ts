@@ -1,40 +1,26 @@
 /**
  * `X-Gateway-Applied` goes on every response of the chat route, errors included, with the keys
- * decided before the request ended. Each stage records what it decided in the request's state;
- * one onSend hook writes the headers, so no error path can forget them.
+ * decided before the request ended, and `X-Gateway-Attempts` once a call went upstream. Each
+ * stage records what it decided in the request's CallContext; one onSend hook writes the
+ * headers, so no error path can forget them.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ProviderId } from '../contracts.ts';
 import {
   APPLIED_HEADER,
-  type AppliedOptions,
   COMPRESSION_HEADER,
   formatApplied,
   formatCompression,
   formatIgnored,
   IGNORED_HEADER,
 } from './applied-header.ts';
+import { ATTEMPTS_HEADER, attemptsValue } from './attempts-header.ts';
+import { type AppliedState, callContext } from './call-context.ts';
 
-export interface AppliedState {
-  model?: string;
-  provider?: ProviderId;
-  options?: AppliedOptions;
-  ignored?: readonly string[];
-  /** Token counts of a compressed prompt, before and after (X-Gateway-Compression). */
-  compression?: { readonly before: number; readonly after: number };
-  /** Deprecation, Sunset and Link of a model whose end is announced (RoutePlan.lifecycleHeaders). */
-  lifecycle?: Readonly<Record<string, string>> | undefined;
-}
+export type { AppliedState } from './call-context.ts';
 
-const states = new WeakMap<FastifyRequest, AppliedState>();
-
+/** What the request decided so far for its headers (kept on its CallContext). */
 export function appliedState(request: FastifyRequest): AppliedState {
-  let state = states.get(request);
-  if (!state) {
-    state = {};
-    states.set(request, state);
-  }
-  return state;
+  return callContext(request).applied;
 }
 
 /**
@@ -58,8 +44,10 @@ function appliedValue(state: AppliedState): string {
 }
 
 export function writeAppliedHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  const state = states.get(request) ?? {};
+  const context = request.gatewayCall;
+  const state = context?.applied ?? {};
   reply.header(APPLIED_HEADER, appliedValue(state));
+  if (context && context.attempts.length > 0) reply.header(ATTEMPTS_HEADER, attemptsValue(context.attempts));
   const ignored = state.ignored ? formatIgnored(state.ignored) : undefined;
   if (ignored !== undefined) reply.header(IGNORED_HEADER, ignored);
   if (state.compression) reply.header(COMPRESSION_HEADER, formatCompression(state.compression));

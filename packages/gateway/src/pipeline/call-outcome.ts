@@ -21,7 +21,7 @@ import type {
   UpstreamFailureKind,
   UsageRecord,
 } from '../contracts.ts';
-import type { RequestFacts } from '../request-log.ts';
+import type { AttemptRecord, RequestFacts } from './call-context.ts';
 import type { SecretRedactor } from '../upstream/index.ts';
 import { afterResponse } from './after-response.ts';
 import { costMicros, estimateOutputTokens } from './estimate.ts';
@@ -77,6 +77,9 @@ export class CallOutcome {
   readonly #init: OutcomeInit;
   #closed = false;
   #deferred: Deferred[] = [];
+  #failure: UpstreamFailure | undefined;
+  /** The call's entry in X-Gateway-Attempts, once it was sent upstream. */
+  attempt: AttemptRecord | undefined;
 
   constructor(init: OutcomeInit) {
     this.#init = init;
@@ -86,9 +89,15 @@ export class CallOutcome {
     return this.#closed;
   }
 
+  /** The upstream failure the call ended with, if it ended with one (failover decides on it). */
+  get failure(): UpstreamFailure | undefined {
+    return this.#failure;
+  }
+
   /** The upstream answered in full. */
   succeeded(produced: Produced): void {
     this.#end(() => {
+      if (this.attempt) this.attempt.outcome = 'ok';
       this.#settle(produced, 'ok');
       this.#report('ok');
     });
@@ -97,13 +106,25 @@ export class CallOutcome {
   /** The upstream failed; output already produced is charged, otherwise the budget goes back. */
   failed(failure: UpstreamFailure, produced: Produced = NOTHING): AppError {
     this.#end(() => {
+      this.#failure = failure;
+      if (this.attempt) {
+        this.attempt.outcome = failure.kind;
+        this.attempt.status = failure.status;
+      }
       if (hasOutput(produced)) this.#settle(produced, 'error');
       else this.#release(`upstream ${failure.kind}`);
       this.#report(failure.kind);
-      this.#init.log.warn(
-        { provider: this.#init.selection.provider, kind: failure.kind },
-        'upstream call failed',
-      );
+      const { selection, plan } = this.#init;
+      const fields = {
+        provider: selection.provider,
+        model: plan.model,
+        kind: failure.kind,
+        status: failure.status,
+      };
+      // Credentials refused by the upstream are the operator's to fix, not a passing failure.
+      if (failure.kind === 'auth')
+        this.#init.log.error(fields, 'upstream refused the gateway credentials: configuration fault');
+      else this.#init.log.warn(fields, 'upstream call failed');
     });
     return failureError(failure, this.#init.selection.provider, this.#init.secrets);
   }
@@ -111,6 +132,7 @@ export class CallOutcome {
   /** The client left: the upstream had the prompt, so it is charged with whatever was generated. */
   clientLeft(produced: Produced = NOTHING): void {
     this.#end(() => {
+      if (this.attempt) this.attempt.outcome = 'client_left';
       this.#settle(produced, 'aborted');
       this.#report('ok');
     });
@@ -124,6 +146,7 @@ export class CallOutcome {
   /** A fault of the gateway itself (logged by the caller): not the upstream's, so no report. */
   gatewayFault(produced: Produced = NOTHING): void {
     this.#end(() => {
+      if (this.attempt) this.attempt.outcome = 'gateway_error';
       if (hasOutput(produced)) this.#settle(produced, 'error');
       else this.#release('gateway error');
     });

@@ -16,18 +16,34 @@ import type { ProviderId } from '../contracts.ts';
 import { gatewayErrors } from '../errors.ts';
 import type { SecretRedactor, TransportError } from '../upstream/index.ts';
 
+/**
+ * A transport failure as an upstream failure, with where a retry may go: a request that never
+ * left (connect refused) may go anywhere; one that may have reached the upstream (a reset, a
+ * timeout waiting for headers) only to another provider; the request's own deadline nowhere.
+ */
 export function failureFromTransport(error: TransportError): UpstreamFailure {
   switch (error.kind) {
     case 'timeout':
-      return { kind: 'timeout', status: 504, message: 'the provider did not answer in time.' };
+      return {
+        kind: 'timeout',
+        status: 504,
+        message: 'the provider did not answer in time.',
+        ...(error.code === 'DEADLINE' ? {} : { retry: 'elsewhere' }),
+      };
     case 'credentials':
       return {
         kind: 'server',
         status: 502,
         message: 'the gateway could not obtain its credentials for the provider.',
+        retry: 'elsewhere',
       };
     default:
-      return { kind: 'connection', status: 502, message: 'the provider could not be reached.' };
+      return {
+        kind: 'connection',
+        status: 502,
+        message: 'the provider could not be reached.',
+        retry: error.unsent ? 'anywhere' : 'elsewhere',
+      };
   }
 }
 

@@ -13,14 +13,21 @@ import {
   type UpstreamHttpRequest,
 } from '@app/provider-adapters';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { Ledger, Principal, RateLimiter, RoutePlan, Router, Selection } from '../contracts.ts';
+import type {
+  Ledger,
+  LimitTicket,
+  Principal,
+  ProviderId,
+  RateLimiter,
+  RoutePlan,
+  Router,
+  Selection,
+} from '../contracts.ts';
 import { gatewayErrors } from '../errors.ts';
-import { requestFacts } from '../request-log.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { compress, compressedSource, type Tokenizer, tokenizerFor } from '../compression/index.ts';
-import { type AppliedState, appliedState } from './applied.ts';
+import type { AppliedState, CallContext } from './call-context.ts';
 import { CallOutcome } from './call-outcome.ts';
-import { admitRequest } from './rate-limits.ts';
 import { selectAndReserve } from './select-and-reserve.ts';
 import { UpstreamCall } from './upstream-call.ts';
 
@@ -47,35 +54,51 @@ export interface PrepareInput {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
   readonly plan: RoutePlan;
+  /** The client's fallback list, resolved: tried in order once `plan` cannot serve. */
+  readonly fallbacks?: readonly RoutePlan[];
   readonly principal: Principal;
   readonly needs: { readonly tools: boolean; readonly webSearch: boolean };
   readonly promptTokens: number;
-  readonly outputTokens: number;
+  /** The most output the request may make a model produce (its max_tokens, else the model's, times n). */
+  readonly outputTokens: (plan: RoutePlan) => number;
   readonly source: ClientRequest;
 }
 
-export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Promise<UpstreamCall> {
-  const applied = appliedState(input.request);
+/** What differs between the attempts of one request. */
+export interface AttemptInput {
+  readonly plan: RoutePlan;
+  /** Providers of this plan already tried (automatic selection skips them). */
+  readonly excluded: ProviderId[];
+  /** The attempt's share of the request's hold on its rate limits. */
+  readonly limits: LimitTicket;
+  readonly context: CallContext;
+}
+
+/** Selects and reserves for one attempt, and builds its upstream request. */
+export async function prepareCall(
+  deps: PipelineDeps,
+  input: PrepareInput,
+  attempt: AttemptInput,
+): Promise<UpstreamCall> {
+  const { plan, context, limits } = attempt;
+  const applied = context.applied;
   // Loaded on the first compressed request (tens of MiB); provider constraints only turn it off.
-  const tokenizer =
-    input.plan.options.compression === 'off' ? undefined : await tokenizerFor(input.plan.vendor);
+  const tokenizer = plan.options.compression === 'off' ? undefined : await tokenizerFor(plan.vendor);
   const webSearches = input.needs.webSearch ? deps.upstream.config.maxWebSearches : 0;
-  const limits = await admitRequest(
-    deps.limiter,
-    input.principal,
-    input.promptTokens + input.outputTokens,
-    input.reply,
-  );
+  const outputTokens = input.outputTokens(plan);
   const { selection, reservation } = await selectAndReserve(deps, {
-    plan: input.plan,
+    plan,
     principal: input.principal,
     needs: input.needs,
     promptTokens: input.promptTokens,
-    outputTokens: input.outputTokens,
+    outputTokens,
     webSearches,
+    excluded: attempt.excluded,
     onSelected: (chosen) => {
+      applied.model = plan.model;
       applied.provider = chosen.provider;
       applied.options = chosen.options;
+      applied.compression = undefined;
     },
   }).catch(async (error: unknown) => {
     await limits.finish(0);
@@ -87,19 +110,23 @@ export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Prom
     reservation,
     selection,
     principal: input.principal,
-    plan: input.plan,
+    plan,
     price: selection.price,
     promptEstimate: input.promptTokens,
-    outputLimit: input.outputTokens,
+    outputLimit: outputTokens,
     webSearchLimit: webSearches,
     limits,
     log,
     secrets: deps.upstream.secrets,
-    facts: requestFacts(input.request),
+    facts: context.facts,
   });
   const adapter = adapterFor(selection.target.adapter);
   const request = translate(() => {
-    const client = compressed(input, selection, applied, { ...deps.compression, tokenizer });
+    const client = compressed(
+      input,
+      { plan, selection, applied, outputTokens },
+      { ...deps.compression, tokenizer },
+    );
     return adapter.buildRequest(buildInput(selection, client, deps.upstream.config.maxWebSearches));
   }, outcome);
   return new UpstreamCall({
@@ -107,10 +134,11 @@ export async function prepareCall(deps: PipelineDeps, input: PrepareInput): Prom
     log: log as FastifyBaseLogger,
     adapter,
     request,
-    plan: input.plan,
+    plan,
     selection,
     outcome,
     reply: input.reply,
+    context,
     clientApi: input.source.source.api,
   });
 }
@@ -137,8 +165,12 @@ function translate(build: () => UpstreamHttpRequest, outcome: CallOutcome): Upst
  */
 function compressed(
   input: PrepareInput,
-  selection: Selection,
-  applied: AppliedState,
+  {
+    plan,
+    selection,
+    applied,
+    outputTokens,
+  }: { plan: RoutePlan; selection: Selection; applied: AppliedState; outputTokens: number },
   { targetRatio, tokenizer }: { targetRatio?: number | undefined; tokenizer: Tokenizer | undefined },
 ) {
   const level = selection.options.compression;
@@ -147,7 +179,7 @@ function compressed(
   const result = compress({
     request: input.source.decode(),
     level,
-    budget: input.plan.contextWindow - input.outputTokens,
+    budget: plan.contextWindow - outputTokens,
     tokenizer,
     targetRatio,
   });

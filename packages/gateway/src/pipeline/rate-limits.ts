@@ -86,3 +86,50 @@ export async function admitRequest(
     },
   );
 }
+
+/** A request's hold on its limits, shared by its attempts and freed once, with their total. */
+export interface SharedTicket {
+  /** The ticket one attempt finishes (exactly once, like any ticket). */
+  attempt(): LimitTicket;
+  /** No further attempt will be made: once every attempt has finished, the hold is freed. */
+  seal(): void;
+}
+
+const UNLIMITED_SHARE: SharedTicket = { attempt: () => UNLIMITED, seal: () => {} };
+
+export function shareTicket(
+  ticket: LimitTicket,
+  pending: Set<Promise<unknown>>,
+  onError: (error: unknown) => void,
+): SharedTicket {
+  if (ticket === UNLIMITED) return UNLIMITED_SHARE;
+  let used = 0;
+  let open = 0;
+  let sealed = false;
+  let freed = false;
+  const free = async () => {
+    if (!sealed || open > 0 || freed) return;
+    freed = true;
+    await ticket.finish(used);
+  };
+  return {
+    attempt: () => {
+      open += 1;
+      return {
+        finish: async (tokens) => {
+          used += tokens;
+          open -= 1;
+          await free();
+        },
+      };
+    },
+    seal: () => {
+      sealed = true;
+      // Only when every attempt already finished: then no one else will free the hold.
+      const freeing = free()
+        .catch(onError)
+        .finally(() => pending.delete(freeing));
+      pending.add(freeing);
+    },
+  };
+}

@@ -4,7 +4,6 @@
  * automatic selection on to the next provider (an explicit provider is never replaced: the
  * router turns the exclusion into a 402 for it).
  */
-import { isAppError } from '@app/http-kit';
 import type {
   Ledger,
   Principal,
@@ -14,6 +13,7 @@ import type {
   Router,
   Selection,
 } from '../contracts.ts';
+import { gatewayErrors } from '../errors.ts';
 import { reservationMicros } from './estimate.ts';
 
 export interface Reserved {
@@ -31,11 +31,14 @@ export async function selectAndReserve(
     readonly outputTokens: number;
     /** The most server-side web searches the request may make (0 without web search). */
     readonly webSearches: number;
+    /** Providers this request already tried (failover); grows with those that cannot pay. */
+    readonly excluded: ProviderId[];
     /** Called with each selection before its reservation, so errors report the provider tried. */
     readonly onSelected: (selection: Selection) => void;
   },
 ): Promise<Reserved> {
-  const excluded: ProviderId[] = [];
+  const { excluded } = input;
+  const dry: ProviderId[] = [];
   for (;;) {
     const selection = await deps.router.select(input.plan, input.principal, input.needs, excluded);
     input.onSelected(selection);
@@ -45,19 +48,25 @@ export async function selectAndReserve(
       selection.price,
       input.webSearches,
     );
-    try {
-      const reservation = await deps.ledger.reserve({
-        principal: input.principal,
-        provider: selection.provider,
-        estimateMicros,
-      });
-      return { selection, reservation };
-    } catch (error) {
-      const exhausted = isAppError(error) && error.code === 'gateway_allocation_exhausted';
-      // Another provider may still have budget; the router says so by selecting again (or by
-      // throwing 402 itself once none is left, and at once for an explicit provider).
-      if (!exhausted || excluded.includes(selection.provider)) throw error;
-      excluded.push(selection.provider);
-    }
+    const reservation = await deps.ledger.tryReserve({
+      principal: input.principal,
+      provider: selection.provider,
+      estimateMicros,
+    });
+    if (reservation) return { selection, reservation };
+    // Another provider may still have budget; the router says so by selecting again (or by
+    // throwing 402 itself once none is left, and at once for an explicit provider).
+    deps.router.release(selection, input.plan);
+    if (dry.includes(selection.provider)) throw exhaustedError(input.principal, selection.provider);
+    dry.push(selection.provider);
+    excluded.push(selection.provider);
   }
+}
+
+/** The selected bucket could not pay although the router offered it once more (a race). */
+function exhaustedError(principal: Principal, provider: ProviderId) {
+  return gatewayErrors.create('gateway_allocation_exhausted', {
+    project: principal.projectSlug,
+    buckets: [{ provider }],
+  });
 }

@@ -63,7 +63,6 @@ export async function respondStream(
   const first = await Promise.race([answer, slow]);
   clearTimeout(timer);
   if (first === 'slow') {
-    session.commit();
     session.keepAlive({ now: true });
     session.track(session.await(answer));
     return true;
@@ -74,11 +73,25 @@ export async function respondStream(
   }
   if (first.response.status < 200 || first.response.status >= 300)
     throw await call.failFromResponse(first.response);
-  // Committed by its first write, so the headers can still report the tier the upstream served.
+  // Committed with its first content, so the headers can still report the tier the upstream
+  // served, and a stream that fails before any content is still a failure with its own status
+  // (which the caller may try elsewhere).
   session.keepAlive();
   session.track(session.pump(first.response));
-  return true;
+  return session.started;
 }
+
+/** Events that are the answer itself: once one is sent, the stream belongs to this attempt. */
+const CONTENT: ReadonlySet<StreamEvent['type']> = new Set([
+  'text',
+  'citation',
+  'thinking',
+  'redacted_thinking',
+  'tool_call_start',
+  'tool_call_delta',
+  'server_tool',
+  'finish',
+]);
 
 /** Characters of generated text in an internal event (the estimate when usage never comes). */
 function generatedChars(event: StreamEvent): number {
@@ -105,11 +118,28 @@ class StreamSession {
   #committed = false;
   /** The end of the body was pushed (readableEnded turns true only once it is read). */
   #ended = false;
+  /** Content (or a keep-alive comment) was sent: from here on, failures go in-stream. */
+  #started = false;
+  /** Wire text of events before the first content (a start event, usage), sent with it. */
+  #held = '';
+  /** The read being handled holds content: the stream starts once it is handled. */
+  #content = false;
+  readonly #start = Promise.withResolvers<boolean>();
 
   constructor(call: UpstreamCall, keepAliveMs: number, dialect: StreamDialect) {
     this.#call = call;
     this.#keepAliveMs = keepAliveMs;
     this.#dialect = dialect;
+    // Settled exactly once; whoever does not await it (a committed stream) must not see a rejection.
+    this.#start.promise.catch(() => {});
+  }
+
+  /**
+   * True once the answer started streaming (or ended complete), false when the client left
+   * before; an AppError when the upstream failed before any content (nothing was sent).
+   */
+  get started(): Promise<boolean> {
+    return this.#start.promise;
   }
 
   /** Sends the status and headers; X-Gateway-Applied reports the served tier when it is known by then. */
@@ -124,8 +154,12 @@ class StreamSession {
 
   /** Comments every interval until the first event; `now`: the upstream has already been silent for one. */
   keepAlive(options: { now?: boolean } = {}): void {
-    if (options.now) this.#write(KEEP_ALIVE);
-    this.#keepAlive = setInterval(() => this.#write(KEEP_ALIVE), this.#keepAliveMs);
+    const comment = () => {
+      this.#begin();
+      this.#write(KEEP_ALIVE);
+    };
+    if (options.now) comment();
+    this.#keepAlive = setInterval(comment, this.#keepAliveMs);
   }
 
   track(run: Promise<void>): void {
@@ -134,7 +168,9 @@ class StreamSession {
       .catch((error: unknown) => {
         log.error({ err: error }, 'stream failed');
         this.#call.init.outcome.gatewayFault(this.#produced());
-        this.#end(this.#dialect.errorEvent(gatewayErrors.create('internal', {})));
+        const internal = gatewayErrors.create('internal', {});
+        if (this.#started) this.#end(this.#dialect.errorEvent(internal));
+        else this.#abandon(internal);
       })
       .finally(() => pending.delete(tracked));
     pending.add(tracked);
@@ -176,7 +212,8 @@ class StreamSession {
       if (!(error instanceof TransportError)) throw error;
       if (error.kind === 'aborted') {
         this.#call.init.outcome.clientLeft(this.#produced());
-        this.#end('');
+        if (this.#started) this.#end('');
+        else this.#abandon(undefined);
         return;
       }
       this.#fail(failureFromTransport(error));
@@ -190,11 +227,13 @@ class StreamSession {
   #handle(events: readonly StreamEvent[]): boolean {
     let batch = '';
     for (const event of events) {
+      if (!this.#started && CONTENT.has(event.type)) this.#content = true;
       switch (event.type) {
         case 'native':
           batch += this.#native(event);
           break;
         case 'error':
+          this.#beginIfContent();
           this.#write(batch);
           this.#fail(event.failure);
           return true;
@@ -210,13 +249,20 @@ class StreamSession {
           batch += this.#encoded(event);
       }
     }
+    // After the whole read, so the headers report what it said (the served tier).
+    this.#beginIfContent();
     if (batch !== '') this.#write(batch);
     return false;
+  }
+
+  #beginIfContent(): void {
+    if (this.#content && !this.#started) this.#begin();
   }
 
   #native(event: NativeEvent): string {
     this.#passthrough = true;
     const { text, chars } = this.#dialect.native(event);
+    if (chars > 0) this.#content = true;
     if (text !== '') this.#stopKeepAlive();
     this.#streamedChars += chars;
     return text;
@@ -233,7 +279,9 @@ class StreamSession {
 
   /** Ends the stream with an error event: partial output is charged, a reservation with none is released. */
   #fail(failure: UpstreamFailure): void {
-    this.#end(this.#dialect.errorEvent(this.#call.init.outcome.failed(failure, this.#produced())));
+    const error = this.#call.init.outcome.failed(failure, this.#produced());
+    if (this.#started) this.#end(this.#dialect.errorEvent(error));
+    else this.#abandon(error);
   }
 
   #produced(): Produced {
@@ -259,13 +307,38 @@ class StreamSession {
 
   #write(text: string): void {
     if (text === '') return;
-    this.commit();
+    if (!this.#started) {
+      this.#held += text;
+      return;
+    }
     if (!this.#out.destroyed && !this.#ended) this.#out.push(text);
+  }
+
+  /** The answer starts: commit, send what was held, and let the caller return the reply. */
+  #begin(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const attempt = this.#call.init.outcome.attempt;
+    if (attempt?.outcome === 'pending') attempt.outcome = 'ok';
+    this.commit();
+    const held = this.#held;
+    this.#held = '';
+    if (held !== '' && !this.#out.destroyed) this.#out.push(held);
+    this.#start.resolve(true);
+  }
+
+  /** Nothing was sent: the stream is dropped and the caller answers (or tries again). */
+  #abandon(error: AppError | undefined): void {
+    this.#stopKeepAlive();
+    this.#ended = true;
+    this.#held = '';
+    if (error) this.#start.reject(error);
+    else this.#start.resolve(false);
   }
 
   #end(text: string): void {
     this.#stopKeepAlive();
-    this.commit();
+    this.#begin();
     if (this.#out.destroyed || this.#ended) return;
     this.#ended = true;
     if (text !== '') this.#out.push(text);

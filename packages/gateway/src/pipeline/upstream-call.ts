@@ -1,14 +1,14 @@
 /**
- * One call to the selected upstream, shared by the JSON and the streaming responders of every
- * front door: the translated request, the abort signal tied to the client's connection, and
- * the outcome that ends it (see call-outcome.ts).
+ * One attempt of a request: a call to the selected upstream, shared by the JSON and the
+ * streaming responders of every front door: the translated request, the request's abort signal
+ * (its deadline, the client's connection), and the outcome that ends it (see call-outcome.ts).
  */
 import type { AppError } from '@app/http-kit';
 import type { ProviderAdapter, UpstreamHttpRequest, WireApi } from '@app/provider-adapters';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { RoutePlan, Selection } from '../contracts.ts';
-import { DeadlineExceeded, type Upstream, type UpstreamResponse } from '../upstream/index.ts';
-import { requestFacts } from '../request-log.ts';
+import type { Upstream, UpstreamResponse } from '../upstream/index.ts';
+import type { CallContext } from './call-context.ts';
 import type { CallOutcome } from './call-outcome.ts';
 
 export interface CallInit {
@@ -20,6 +20,8 @@ export interface CallInit {
   readonly selection: Selection;
   readonly outcome: CallOutcome;
   readonly reply: FastifyReply;
+  /** The request's state: its signal, its attempts, its log facts. */
+  readonly context: CallContext;
   /** The API of the front door the client used: the adapter produces native output for it. */
   readonly clientApi: WireApi;
   /** Ledger writes and router reports still running after their response was sent. */
@@ -28,34 +30,27 @@ export interface CallInit {
 
 export class UpstreamCall {
   readonly init: CallInit;
-  readonly #controller = new AbortController();
-  readonly #deadline: NodeJS.Timeout;
 
   constructor(init: CallInit) {
     this.init = init;
-    const raw = init.reply.raw;
-    // However the upstream trickles (keep-alive comments pass every idle timeout), the call ends
-    // at its deadline: a 504, and the reservation settled or released like any other ending.
-    const { requestDeadlineMs, flexRequestDeadlineMs } = init.upstream.config;
-    const deadlineMs = init.selection.options.tier === 'flex' ? flexRequestDeadlineMs : requestDeadlineMs;
-    this.#deadline = setTimeout(() => this.#controller.abort(new DeadlineExceeded()), deadlineMs);
-    this.#deadline.unref();
-    // The client went away before the response was complete: stop paying for the upstream.
-    raw.once('close', () => {
-      clearTimeout(this.#deadline);
-      if (!raw.writableFinished) this.#controller.abort();
-    });
-    // ... including while it was being authenticated and budgeted.
-    if (raw.destroyed) this.#controller.abort();
   }
 
+  /**
+   * Sends the request with the request's signal: however the upstream trickles (keep-alive
+   * comments pass every idle timeout), the request ends at its deadline (a 504, and the
+   * reservation settled or released like any other ending), and when the client goes away.
+   */
   async send(): Promise<UpstreamResponse> {
-    const { upstream, selection, request, reply } = this.init;
+    const { upstream, selection, request, reply, context, plan, outcome } = this.init;
+    const { requestDeadlineMs, flexRequestDeadlineMs } = upstream.config;
+    const deadlineMs = selection.options.tier === 'flex' ? flexRequestDeadlineMs : requestDeadlineMs;
+    const signal = context.signal(reply, deadlineMs);
+    outcome.attempt = context.attempt(selection.provider, plan.model);
     const started = performance.now();
     try {
-      return await upstream.send(selection.target, request, this.#controller.signal);
+      return await upstream.send(selection.target, request, signal);
     } finally {
-      requestFacts(reply.request).upstreamMs = Math.round(performance.now() - started);
+      context.facts.upstreamMs = Math.round(performance.now() - started);
     }
   }
 

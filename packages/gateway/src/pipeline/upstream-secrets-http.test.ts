@@ -50,6 +50,11 @@ function answer(request: IncomingMessage, body: { stream?: boolean }, mode: Mode
         },
       };
       response.write(`event: message_start\ndata: ${JSON.stringify(start)}\n\n`);
+      // Some content first: a failure before any is not mid-stream (it keeps an HTTP status).
+      const block = { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } };
+      const delta = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } };
+      response.write(`event: content_block_start\ndata: ${JSON.stringify(block)}\n\n`);
+      response.write(`event: content_block_delta\ndata: ${JSON.stringify(delta)}\n\n`);
       const error = { type: 'error', error: { type: 'api_error', message: `stream broke for ${quoted}` } };
       response.end(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
     }

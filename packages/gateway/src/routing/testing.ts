@@ -153,6 +153,7 @@ export function fakeLedger(initial: Partial<Record<ProviderId, number>> = {}) {
   };
   const ledger: Ledger = {
     reserve: unused,
+    tryReserve: unused,
     settle: unused,
     release: unused,
     async balances() {

@@ -60,6 +60,26 @@ export const UpstreamConfigSchema = Type.Object(
       default: 8,
       description: 'Largest `n` (completions per request) accepted; each is reserved for',
     }),
+    failoverAttempts: Type.Integer({
+      minimum: 1,
+      maximum: 10,
+      default: 3,
+      description:
+        'Most providers one automatically routed request is sent to when they fail before answering (1: no failover)',
+    }),
+    sameProviderRetries: Type.Integer({
+      minimum: 0,
+      maximum: 5,
+      default: 2,
+      description: 'Retries on the same provider of a call it provably did not process (429, 503, 529)',
+    }),
+    retryMaxWaitMs: Type.Integer({
+      minimum: 0,
+      maximum: 60_000,
+      default: 4_000,
+      description:
+        'Longest wait before a same-provider retry; a longer Retry-After goes to the client instead',
+    }),
     simulator: SimulatorConfigSchema,
   },
   { additionalProperties: false, default: {} },
@@ -80,6 +100,9 @@ export const UPSTREAM_ENV: EnvMapping = {
   maxWebSearches: 'GATEWAY_MAX_WEB_SEARCHES',
   requestDeadlineMs: 'GATEWAY_REQUEST_DEADLINE_MS',
   flexRequestDeadlineMs: 'GATEWAY_FLEX_REQUEST_DEADLINE_MS',
+  failoverAttempts: 'GATEWAY_FAILOVER_ATTEMPTS',
+  sameProviderRetries: 'GATEWAY_SAME_PROVIDER_RETRIES',
+  retryMaxWaitMs: 'GATEWAY_RETRY_MAX_WAIT_MS',
   'simulator.enabled': 'GATEWAY_SIMULATOR',
   'simulator.host': 'GATEWAY_SIMULATOR_HOST',
   'simulator.port': 'GATEWAY_SIMULATOR_PORT',

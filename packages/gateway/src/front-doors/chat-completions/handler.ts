@@ -4,9 +4,10 @@
  * How the call ends (settle or release, router report) is decided by its CallOutcome.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RoutePlan } from '../../contracts.ts';
 import { gatewayErrors } from '../../errors.ts';
-import { answerCall, type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
-import { prepareCall } from '../../pipeline/prepare-call.ts';
+import { type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
+import { runCall } from '../../pipeline/run-call.ts';
 import { chatSource } from './decode.ts';
 import { choicesOf, estimatePromptTokens, maxOutputTokens } from './estimate.ts';
 import { isStream, needsOf, routingHeaders, wantsUsage } from './inputs.ts';
@@ -25,18 +26,18 @@ export function chatHandler(deps: FrontDoorDeps) {
 
     const plan = resolvePlan(deps.router, request, body.model, routingHeaders(request.headers, body));
 
-    const call = await prepareCall(deps, {
+    const input = {
       request,
       reply,
       plan,
       principal,
       needs: needsOf(body),
       promptTokens: estimatePromptTokens(body),
-      outputTokens: maxOutputTokens(body, plan),
+      outputTokens: (chosen: RoutePlan) => maxOutputTokens(body, chosen),
       source: chatSource(body),
-    });
+    };
 
-    return answerCall(call, reply, async () => {
+    return runCall(deps, input, async (call) => {
       if (!isStream(body)) return respondJson(call, request);
       const options = { includeUsage: wantsUsage(body), keepAliveMs: deps.upstream.config.streamKeepAliveMs };
       return (await respondStream(call, options)) ? reply : undefined;

@@ -66,13 +66,15 @@ function fakes(sim: Simulator, settleDelayMs: number, reasoningControl = true) {
     release: () => {},
     report: async () => {},
   };
+  const reserve: Ledger['reserve'] = async (input) => ({
+    id: '1',
+    principal,
+    provider: input.provider,
+    amountMicros: input.estimateMicros,
+  });
   const ledger: Ledger = {
-    reserve: async (input) => ({
-      id: '1',
-      principal,
-      provider: input.provider,
-      amountMicros: input.estimateMicros,
-    }),
+    reserve,
+    tryReserve: reserve,
     settle: async (_reservation, usage) => {
       await sleep(settleDelayMs);
       settled.push(usage);

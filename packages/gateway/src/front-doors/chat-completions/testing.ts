@@ -54,6 +54,8 @@ export interface ChatTestOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Receives the gateway's JSON log lines at level info (otherwise logging is silent). */
   readonly logStream?: NodeJS.WritableStream;
+  /** Edits the upstreams file the gateway starts with (entries per provider and vendor). */
+  readonly editUpstreams?: (file: UpstreamsFile, simUrl: string) => void;
   /** The routing clock (model retirement, stickiness, circuit-breaker cooldowns); the wall clock by default. */
   readonly now?: () => number;
 }
@@ -80,10 +82,12 @@ export type UsageRow = Selectable<UsageTable>;
  * OpenAI-compatible server (a test's own slow or broken upstream), and Anthropic-family models on
  * `developer` to a server of Anthropic's API if one is given; the rest stay simulated.
  */
+export interface UpstreamsFile {
+  providers: Record<string, { vendors: Record<string, unknown> }>;
+}
+
 function writeUpstreams(dir: string, options: ChatTestOptions, simUrl: string): string {
-  const file = readJsonFile(DEFAULT_UPSTREAMS_PATH) as {
-    providers: Record<string, { vendors: Record<string, unknown> }>;
-  };
+  const file = readJsonFile(DEFAULT_UPSTREAMS_PATH) as UpstreamsFile;
   const { endpoint, anthropicEndpoint } = options;
   if (endpoint) {
     const entry = {
@@ -100,6 +104,7 @@ function writeUpstreams(dir: string, options: ChatTestOptions, simUrl: string): 
   const developer = file.providers.developer;
   if (anthropicEndpoint && developer)
     developer.vendors.anthropic = { adapter: 'anthropic', ...anthropicEndpoint };
+  options.editUpstreams?.(file, simUrl);
   const path = join(dir, 'upstreams.json');
   writeFileSync(path, JSON.stringify(file));
   return path;
@@ -114,7 +119,7 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
   const isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
   const routing = {
     ...options.routing,
-    ...(options.endpoint || options.anthropicEndpoint
+    ...(options.endpoint || options.anthropicEndpoint || options.editUpstreams
       ? { upstreamsPath: writeUpstreams(dataDir, options, sim.url) }
       : {}),
   };

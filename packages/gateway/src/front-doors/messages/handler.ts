@@ -6,9 +6,10 @@
  */
 import { anthropicMessages } from '@app/provider-adapters';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { answerCall, type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
+import type { RoutePlan } from '../../contracts.ts';
+import { type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
 import { appliedState } from '../../pipeline/applied.ts';
-import { prepareCall } from '../../pipeline/prepare-call.ts';
+import { runCall } from '../../pipeline/run-call.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import {
   betasOf,
@@ -30,7 +31,9 @@ import { respondStream } from './respond-stream.ts';
 function reportUnsentBetas(request: FastifyRequest, call: UpstreamCall, betas: readonly string[]): void {
   if (betas.length === 0 || call.init.adapter.wireApi === anthropicMessages.ANTHROPIC_API) return;
   const applied = appliedState(request);
-  applied.ignored = [...(applied.ignored ?? []), `anthropic-beta=${betas.join(',')}`];
+  const entry = `anthropic-beta=${betas.join(',')}`;
+  // Once per request, whichever attempt (of several, after a failover) reports it.
+  if (!applied.ignored?.includes(entry)) applied.ignored = [...(applied.ignored ?? []), entry];
 }
 
 export function messagesHandler(deps: FrontDoorDeps) {
@@ -45,19 +48,18 @@ export function messagesHandler(deps: FrontDoorDeps) {
     const plan = resolvePlan(deps.router, request, body.model, routingHeaders(request.headers, body));
 
     const betas = betasOf(request.headers);
-    const call = await prepareCall(deps, {
+    const input = {
       request,
       reply,
       plan,
       principal,
       needs: needsOf(body),
       promptTokens: estimatePromptTokens(body),
-      outputTokens: maxOutputTokens(body, plan),
+      outputTokens: (chosen: RoutePlan) => maxOutputTokens(body, chosen),
       source: messagesSource(body, betas),
-    });
-    reportUnsentBetas(request, call, betas);
-
-    return answerCall(call, reply, async () => {
+    };
+    return runCall(deps, input, async (call) => {
+      reportUnsentBetas(request, call, betas);
       if (body.stream !== true) return respondJson(call, request);
       const options = { keepAliveMs: deps.upstream.config.streamKeepAliveMs };
       return (await respondStream(call, options)) ? reply : undefined;

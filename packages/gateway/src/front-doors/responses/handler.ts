@@ -6,8 +6,9 @@
  * CallOutcome, as on every front door.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { answerCall, type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
-import { prepareCall } from '../../pipeline/prepare-call.ts';
+import type { RoutePlan } from '../../contracts.ts';
+import { type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
+import { runCall } from '../../pipeline/run-call.ts';
 import {
   checkBody,
   estimatePromptTokens,
@@ -31,18 +32,18 @@ export function responsesHandler(deps: FrontDoorDeps) {
 
     const plan = resolvePlan(deps.router, request, body.model, routingHeaders(request.headers, body));
 
-    const call = await prepareCall(deps, {
+    const input = {
       request,
       reply,
       plan,
       principal,
       needs: needsOf(body),
       promptTokens: estimatePromptTokens(body),
-      outputTokens: maxOutputTokens(body, plan),
+      outputTokens: (chosen: RoutePlan) => maxOutputTokens(body, chosen),
       source: responsesSource(body),
-    });
+    };
 
-    return answerCall(call, reply, async () => {
+    return runCall(deps, input, async (call) => {
       if (body.stream !== true) return respondJson(call, request);
       const options = { keepAliveMs: deps.upstream.config.streamKeepAliveMs };
       return (await respondStream(call, options)) ? reply : undefined;
