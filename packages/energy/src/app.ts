@@ -15,6 +15,7 @@ import {
   splitExtension,
 } from './format/negotiate.ts';
 import { renderError } from './format/respond.ts';
+import { energyLanding } from './landing.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -118,6 +119,7 @@ export async function buildApp(config: EnergyConfig, options: BuildOptions = {})
   app.decorate('databaseLabel', database.label);
   if (database.legacyNotice) app.log.warn(database.legacyNotice);
   app.addHook('onRequest', negotiation);
+  await app.register(energyLanding(OPENAPI));
   await app.register(energyApi(config, database.db));
   if (!options.database) app.addHook('onClose', async () => database.close());
   return app;

@@ -21,3 +21,15 @@ export { type App, createServer, type ServerOptions } from './server.ts';
 export { type Closable, closeOnSignals } from './shutdown.ts';
 export { dictionary, findReservedKey, reservedKeyMessage, reservedSegment } from './safe-keys.ts';
 export { sheddingConfigSchema, sheddingEnv, type SheddingOptions } from './load-shedding.ts';
+export { Html, html, trustedMarkup } from './html.ts';
+export {
+  FAVICON_PATH,
+  installPageAssets,
+  landingRoutes,
+  type LandingOptions,
+  PAGE_CSP,
+  PAGE_STYLESHEET_PATH,
+  publicPage,
+  sendPage,
+  wantsHtml,
+} from './landing.ts';

@@ -124,6 +124,12 @@ test('without an identity provider /dashboard says why it is off and the landing
     const landing = await gateway.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
     assert.ok(!landing.body.includes('href="/dashboard"'));
     assert.ok(landing.body.includes('href="/docs"'));
+    // The pages' stylesheet is served without the dashboard too (its own assets are not).
+    for (const body of [landing.body, page.body]) {
+      const sheets = [...body.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]);
+      assert.deepEqual(sheets, ['/assets/page.css']);
+    }
+    assert.equal((await gateway.app.inject({ method: 'GET', url: '/assets/page.css' })).statusCode, 200);
   } finally {
     await gateway.close();
   }

@@ -2,60 +2,40 @@
  * What a browser gets outside the dashboard: `GET /`, a page pointing to the interactive API
  * documentation, the dashboard and the OpenAPI document; and, when this gateway serves no
  * dashboard, `/dashboard` saying why. API clients (JSON, or no preference) get the gateway's
- * JSON errors instead.
- * Also `/favicon.ico`, which browsers ask for on every page of the gateway.
+ * JSON errors instead. The page's look, its headers and `/favicon.ico` are @app/http-kit's.
  */
-import { negotiate } from '@fastify/accept-negotiator';
+import { readFileSync } from 'node:fs';
+import { html, landingRoutes, publicPage, sendPage, wantsHtml } from '@app/http-kit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { gatewayErrors } from '../errors.ts';
 import type { DashboardOff } from './config.ts';
-import { faviconRoute } from './favicon.ts';
-import { html } from './html.ts';
-import { contentSecurityPolicy } from './security.ts';
-import { page } from './views/layout.ts';
 
-function landingPage(dashboard: boolean): string {
-  return page(
-    'Welcome',
-    { landing: true },
-    html`<p>
-        An OpenAI-compatible gateway to several model providers. Authenticate API calls with a personal access
-        token.
-      </p>
-      <ul>
-        <li><a href="/docs">Interactive API documentation</a></li>
-        ${dashboard ? html`<li><a href="/dashboard">Account dashboard</a>: projects and personal access tokens</li>` : ''}
-        <li><a href="/openapi.json">OpenAPI document</a> (JSON)</li>
-      </ul>`,
-  );
-}
+const SERVICE = 'Model gateway';
 
-// The first supported type wins for */* or no header: an API client never gets HTML.
-function wantsHtml(request: FastifyRequest): boolean {
-  return negotiate(request.headers.accept ?? '*/*', ['application/json', 'text/html']) === 'text/html';
-}
+/** Named by the landing page, the dashboard and the development identity provider's pages. */
+const ICON = readFileSync(new URL('./assets/favicon.svg', import.meta.url));
 
-function sendPage(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply
-    .code(status)
-    .headers({
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': contentSecurityPolicy(undefined),
-      'x-content-type-options': 'nosniff',
-      vary: 'accept',
-    })
-    .send(body);
+function landingBody(dashboard: boolean) {
+  return html`<p>
+      An OpenAI-compatible gateway to several model providers. Authenticate API calls with a personal access
+      token.
+    </p>
+    <ul>
+      <li><a href="/docs">Interactive API documentation</a></li>
+      ${dashboard ? html`<li><a href="/dashboard">Account dashboard</a>: projects and personal access tokens</li>` : ''}
+      <li><a href="/openapi.json">OpenAPI document</a> (JSON)</li>
+    </ul>`;
 }
 
 export function landingRoute(options: { dashboard: boolean }): FastifyPluginAsync {
-  const body = landingPage(options.dashboard);
-  return async (app) => {
-    faviconRoute(app);
-    app.get('/', { schema: { hide: true } }, async (request, reply) => {
-      if (!wantsHtml(request)) throw gatewayErrors.create('not_found', { method: 'GET', path: '/' });
-      return sendPage(reply, 200, body);
-    });
-  };
+  return landingRoutes({
+    service: SERVICE,
+    icon: ICON,
+    body: landingBody(options.dashboard),
+    forApiClients: () => {
+      throw gatewayErrors.create('not_found', { method: 'GET', path: '/' });
+    },
+  });
 }
 
 /**
@@ -64,7 +44,7 @@ export function landingRoute(options: { dashboard: boolean }): FastifyPluginAsyn
  */
 export function dashboardOffRoute(off: DashboardOff): FastifyPluginAsync {
   const error = () => gatewayErrors.create('gateway_dashboard_off', { reason: off.reason });
-  const body = page('Dashboard off', { landing: true }, html`<p role="alert">${error().message}</p>`);
+  const body = publicPage(SERVICE, 'Dashboard off', html`<p role="alert">${error().message}</p>`);
   return async (app) => {
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       if (!wantsHtml(request)) throw error();

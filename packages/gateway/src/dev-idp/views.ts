@@ -3,7 +3,7 @@
  * and form actions are absolute URLs under the gateway's public URL (behind a proxy, the path
  * the gateway sees is not the one the browser uses).
  */
-import { type Html, html, trustedMarkup } from '../dashboard/html.ts';
+import { type Html, html, PAGE_STYLESHEET_PATH, trustedMarkup } from '@app/http-kit';
 
 /** The pages' policy: the gateway's stylesheet and icon, forms to the provider only, no script. */
 export const PAGE_CSP =
@@ -26,6 +26,7 @@ function page(urls: PageUrls, title: string, body: Html): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} - development identity provider</title>
+        <link rel="stylesheet" href="${urls.publicBase}${PAGE_STYLESHEET_PATH}" />
         <link rel="stylesheet" href="${urls.publicBase}/dashboard/assets/dashboard.css" />
         <link rel="icon" href="${urls.publicBase}/favicon.ico" type="image/svg+xml" />
       </head>

@@ -1,7 +1,7 @@
 /** Pages and forms for admins: a project's IP allowlist and its audit trail. */
 import type { AuditEvent, AuditPage } from '../../access/audit.ts';
 import type { AuditAction } from '../../db/schema.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '@app/http-kit';
 import { type Chrome, csrfField, formatDate, page, projectTrail, withTimes } from './layout.ts';
 
 export interface IpAllowState {

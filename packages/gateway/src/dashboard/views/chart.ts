@@ -5,7 +5,7 @@
  */
 import { formatUsd } from '../../money.ts';
 import type { DaySpend } from '../usage-data.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '@app/http-kit';
 
 const WIDTH = 640;
 const HEIGHT = 200;

@@ -3,7 +3,7 @@
  * It is a page, not a script's dialog: the form posts the same change again with `confirm`, so
  * it works without JavaScript and with every assistive technology.
  */
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '@app/http-kit';
 import { type Chrome, csrfField, page } from './layout.ts';
 
 /** The field and value a confirmed post carries. */

@@ -1,5 +1,4 @@
-import { FAVICON_PATH } from '../favicon.ts';
-import { type Html, html } from '../html.ts';
+import { FAVICON_PATH, type Html, html, PAGE_STYLESHEET_PATH } from '@app/http-kit';
 
 export interface Chrome {
   /** The signed-in user's email; absent on public pages. */
@@ -8,8 +7,6 @@ export interface Chrome {
   readonly csrf?: string;
   /** Breadcrumb links before the page title. */
   readonly trail?: ReadonlyArray<{ href: string; label: string }>;
-  /** The gateway's landing page: the banner links home, not to the dashboard. */
-  readonly landing?: boolean;
   /** Page-specific script files (the copy button); never inline. */
   readonly scripts?: readonly string[];
 }
@@ -60,19 +57,16 @@ export function page(title: string, chrome: Chrome, body: Html): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} - Model gateway</title>
+        <link rel="stylesheet" href="${PAGE_STYLESHEET_PATH}" />
         <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
         <link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml" />
         ${(chrome.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
       </head>
       <body>
         <header class="banner">
-          ${
-            chrome.landing
-              ? html`<p><strong>Model gateway</strong></p>`
-              : html`<p>
-                  <a href="/dashboard"><strong>Model gateway</strong> dashboard</a>
-                </p>`
-          }
+          <p>
+            <a href="/dashboard"><strong>Model gateway</strong> dashboard</a>
+          </p>
           ${chrome.email ? html`<p>Signed in as <strong>${chrome.email}</strong> ${signOut}</p>` : ''}
         </header>
         <main id="main">

@@ -2,7 +2,7 @@
 import { PROVIDERS } from '../../contracts.ts';
 import type { MemberRow, ProjectMembership, ProjectView } from '../../access/directory.ts';
 import type { MembershipStatus } from '../../db/schema.ts';
-import { type Html, html } from '../html.ts';
+import { type Html, html } from '@app/http-kit';
 import { type IpAllowState, ipAllowSection } from './admin.ts';
 import { confirmPage } from './confirm.ts';
 import { type Chrome, csrfField, fieldProblem, formatDate, page } from './layout.ts';

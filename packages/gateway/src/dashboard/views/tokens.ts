@@ -2,7 +2,7 @@
 import type { TokenPolicy } from '../../access/admin-tokens.ts';
 import type { OwnTokenRow } from '../../access/directory.ts';
 import { parseDuration } from '../../access/duration.ts';
-import { html } from '../html.ts';
+import { html } from '@app/http-kit';
 import { confirmPage } from './confirm.ts';
 import { type Chrome, csrfField, fieldProblem, formatDate, page, projectTrail } from './layout.ts';
 

@@ -1,6 +1,6 @@
 /** Usage on the project page and the page of one token: buckets, spend per day, per token. */
 import { formatUsd } from '../../money.ts';
-import { html } from '../html.ts';
+import { html } from '@app/http-kit';
 import type { BucketUsage, DaySpend, TokenUsage } from '../usage-data.ts';
 import { spendChart } from './chart.ts';
 import { type Chrome, page, projectTrail } from './layout.ts';

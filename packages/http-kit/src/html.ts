@@ -1,6 +1,7 @@
 /**
  * Server-side HTML with escaping by default: every value interpolated into `html\`...\`` is
- * escaped by escape-html unless it is itself the result of `html` (already safe markup).
+ * escaped by escape-html unless it is itself the result of `html` (already safe markup). Shared
+ * by the services' pages (the landing pages, the gateway's dashboard).
  */
 import escapeHtml from 'escape-html';
 
@@ -31,7 +32,7 @@ export function html(strings: TemplateStringsArray, ...values: readonly Value[])
   return new Html(text);
 }
 
-/** Markup built by a trusted library (oidc-provider's own forms), inserted as it is. */
+/** Markup built by a trusted library (oidc-provider's own forms in the gateway), inserted as it is. */
 export function trustedMarkup(markup: string): Html {
   return new Html(markup);
 }
