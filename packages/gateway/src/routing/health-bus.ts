@@ -11,6 +11,7 @@
  * Redis's own TTL carries the remaining time, so instance clocks need not agree.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from '@app/db';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Static, Type } from 'typebox';
@@ -67,6 +68,8 @@ export interface HealthBusDeps {
   readonly log: FastifyBaseLogger;
   /** Minimum time between two warnings about Redis (default 10 s). */
   readonly quietMs?: number;
+  /** How long start-up waits for the subscription and the open circuits (default 1 s). */
+  readonly startWaitMs?: number;
 }
 
 export interface HealthBus {
@@ -95,29 +98,23 @@ export async function startHealthBus(deps: HealthBusDeps): Promise<HealthBus> {
   });
   const catchUp = () =>
     readOpenCircuits(deps).catch((error: unknown) => warn(error, 'could not read open circuits from Redis'));
-  try {
-    await subscriber.subscribe(channel);
-    await catchUp();
-  } catch (error) {
-    warn(error, 'could not subscribe to shared breaker health; breakers are per instance');
-  }
   // Messages sent while this instance was cut off are lost; the open keys are not.
-  let connected = true;
-  subscriber.on('close', () => (connected = false));
-  subscriber.on('ready', () => {
-    if (connected) return;
-    connected = true;
-    void catchUp();
-  });
+  subscriber.on('ready', () => void catchUp());
+  const subscribed = subscriber
+    .subscribe(channel)
+    .then(catchUp)
+    .catch((error: unknown) =>
+      warn(error, 'could not subscribe to shared breaker health; breakers are per instance'),
+    );
+  // Start-up waits for Redis a bounded time: an unreachable one must not hold the gateway
+  // back, and once it answers, the `ready` handler above catches up.
+  await Promise.race([subscribed, sleep(deps.startWaitMs ?? 1_000, undefined, { ref: false })]);
   const publisher = queuedPublisher({ ...deps, instanceId, channel, warn });
   return {
     instanceId,
     publish: publisher.publish,
     flushed: publisher.flushed,
-    close: async () => {
-      await publisher.flushed();
-      subscriber.disconnect();
-    },
+    close: async () => subscriber.disconnect(),
   };
 }
 
