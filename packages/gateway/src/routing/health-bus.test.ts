@@ -65,18 +65,19 @@ test('only well-formed messages are taken from the channel', () => {
 
 const shared = testRedis();
 const skip = 'skip' in shared ? shared.skip : undefined;
+const prefix = 'prefix' in shared ? shared.prefix : '';
 
 describe('health shared through Redis', { skip }, () => {
   const clients: Redis[] = [];
   const buses: HealthBus[] = [];
-  const connect = (prefix?: string) => {
+  const connect = (keyPrefix?: string) => {
     assert.ok('url' in shared);
-    const client = createRedis(shared.url, { keyPrefix: prefix ?? shared.prefix });
+    const client = createRedis(shared.url, { keyPrefix: keyPrefix ?? prefix });
     clients.push(client);
     return client;
   };
-  const start = async (prefix?: string) => {
-    const started = await instance(connect(prefix));
+  const start = async (keyPrefix?: string) => {
+    const started = await instance(connect(keyPrefix));
     buses.push(started.bus);
     return started;
   };
@@ -89,7 +90,9 @@ describe('health shared through Redis', { skip }, () => {
   it('an opening on one instance opens the circuit on the others, within a second, and on no other prefix', async () => {
     const a = await start();
     const b = await start();
-    const elsewhere = await start(`${shared && 'prefix' in shared ? shared.prefix : ''}other:`);
+    const elsewhere = await start(`${prefix}other:`);
+    const raw = { v: 1, from: 'someone', kind: 'open', at: Date.now(), sentAt: Date.now() };
+    await connect().publish(`${prefix}health:events`, JSON.stringify({ ...raw, key: 'nowhere' }));
     for (let i = 0; i < 3; i++) a.breakers.record('cloud_b', 'server');
     assert.equal(a.breakers.state('cloud_b'), 'open');
     const ms = await until(() => b.breakers.state('cloud_b') === 'open', 'B opened', 1_000);
@@ -97,6 +100,7 @@ describe('health shared through Redis', { skip }, () => {
     assert.deepEqual(b.changes, ['cloud_b open fleet']);
     assert.deepEqual(a.changes, ['cloud_b open failures'], 'A ignores its own messages');
     assert.equal(b.breakers.state('cloud_a'), 'closed', 'per endpoint');
+    assert.equal(b.breakers.state('nowhere'), 'closed', 'an endpoint B does not have is ignored');
     await a.bus.flushed();
     await sleep(50);
     assert.equal(elsewhere.breakers.state('cloud_b'), 'closed', 'another key prefix is another fleet');

@@ -86,6 +86,7 @@ export async function startHealthBus(deps: HealthBusDeps): Promise<HealthBus> {
   const { redis, now } = deps;
   const instanceId = randomUUID();
   const channel = healthChannel(redis);
+  const known = new Set(deps.keys);
   const warn = quietWarner(deps.log, now, deps.quietMs ?? 10_000);
   const subscriber = redis.duplicate();
   subscriber.on('error', (error: unknown) =>
@@ -93,7 +94,8 @@ export async function startHealthBus(deps: HealthBusDeps): Promise<HealthBus> {
   );
   subscriber.on('message', (_channel: string, text: string) => {
     const message = parseHealthMessage(text);
-    if (!message || message.from === instanceId) return;
+    // An endpoint this instance does not have (another upstreams file) is none of its business.
+    if (!message || message.from === instanceId || !known.has(message.key)) return;
     deps.breakers.applyRemote({ key: message.key, kind: message.kind, ageMs: message.sentAt - message.at });
   });
   const catchUp = () =>
