@@ -71,7 +71,8 @@ export const GatewayConfigSchema = Type.Object(
       Type.String({
         pattern: '^rediss?://',
         expected: 'a redis:// or rediss:// URL',
-        description: 'Shared state across instances (stickiness); unset: in-process',
+        description:
+          'Shared state across instances (stickiness, rate limits, circuit health); unset: in-process',
       }),
     ),
     redisKeyPrefix: Type.String({

@@ -4,9 +4,10 @@ import type { Redis } from '@app/db';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AccessControl, Ledger, Router } from '../contracts.ts';
 import type { SecretRedactor } from '../upstream/credentials/index.ts';
-import { CircuitBreakers } from './breaker.ts';
+import { type ChangeCause, CircuitBreakers } from './breaker.ts';
 import { buildCatalog, type Catalog, CatalogError } from './catalog.ts';
 import type { RoutingConfig } from './config.ts';
+import { type HealthBus, startHealthBus } from './health-bus.ts';
 import { modelsRoutes } from './models-route.ts';
 import { createRouter } from './router.ts';
 import { memoryStickyStore, redisStickyStore, resilientStickyStore } from './sticky-store.ts';
@@ -61,6 +62,22 @@ export function readJsonFile(path: string): unknown {
   }
 }
 
+/** Opening is a warning, or an error when the upstream refused the credentials; never logs a secret. */
+function logChange(log: FastifyBaseLogger, upstream: string, state: 'open' | 'closed', cause: ChangeCause) {
+  if (state === 'closed') {
+    const by = cause === 'fleet' ? ' (closed by another instance)' : '';
+    log.info({ upstream }, `upstream circuit closed: provider back in selection${by}`);
+  } else if (cause === 'auth') {
+    log.error(
+      { upstream, fault: 'configuration' },
+      `configuration fault: upstream ${upstream} refused the gateway's credentials (401/403); circuit opened, provider taken out of selection`,
+    );
+  } else {
+    const by = cause === 'fleet' ? ' (opened by another instance)' : '';
+    log.warn({ upstream }, `upstream circuit opened: provider taken out of selection${by}`);
+  }
+}
+
 export async function createRouting(deps: RoutingDeps): Promise<Routing> {
   const now = deps.now ?? Date.now;
   const catalogPath = deps.config.catalogPath ?? DEFAULT_CATALOG_PATH;
@@ -85,21 +102,30 @@ export async function createRouting(deps: RoutingDeps): Promise<Routing> {
         now,
       })
     : memoryStickyStore({ idleMs, now });
+  let bus: HealthBus | undefined;
   const breakers = new CircuitBreakers({
     failures: deps.config.breakerFailures,
     cooldownMs: deps.config.breakerCooldownMs,
     now,
-    onChange: (upstream, state) =>
-      state === 'open'
-        ? deps.log.warn({ upstream }, 'upstream circuit opened: provider taken out of selection')
-        : deps.log.info({ upstream }, 'upstream circuit closed: provider back in selection'),
+    onChange: (upstream, state, cause) => logChange(deps.log, upstream, state, cause),
+    onEvent: (event) => bus?.publish(event),
   });
+  if (deps.redis)
+    bus = await startHealthBus({
+      redis: deps.redis,
+      breakers,
+      keys: upstreams.all().map((endpoint) => endpoint.key),
+      cooldownMs: deps.config.breakerCooldownMs,
+      now,
+      log: deps.log,
+    });
   const router = createRouter({ catalog, upstreams, breakers, sticky, ledger: deps.ledger });
   return {
     router,
     catalog,
     routes: modelsRoutes({ catalog, upstreams, breakers, access: deps.access, ledger: deps.ledger }),
     close: async () => {
+      await bus?.close();
       await sticky.close();
       await upstreams.close();
     },

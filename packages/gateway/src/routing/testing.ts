@@ -1,5 +1,7 @@
 /** Test helpers of the routing area: the bundled catalog, a fake ledger and principals. */
 import assert from 'node:assert/strict';
+import type { Redis } from '@app/db';
+import type { FastifyBaseLogger } from 'fastify';
 import { credentialEnv, generateCredentials } from '@app/upstream-simulator';
 import type { BucketBalance, Ledger, Principal, ProviderId } from '../contracts.ts';
 import { SecretRedactor } from '../upstream/credentials/index.ts';
@@ -87,7 +89,11 @@ export function upstreamsProblems(
  * Routing as the gateway starts it, from its environment variables (`GATEWAY_UPSTREAMS_PATH`,
  * ...): rejects with the CatalogError start-up would stop on.
  */
-export function startRouting(variables: Record<string, string>, env: Record<string, string> = {}) {
+export function startRouting(
+  variables: Record<string, string>,
+  env: Record<string, string> = {},
+  options: { log?: FastifyBaseLogger; redis?: Redis } = {},
+) {
   const access: AccessControl = {
     authenticate: async () => {
       throw new Error('not used');
@@ -95,11 +101,11 @@ export function startRouting(variables: Record<string, string>, env: Record<stri
   };
   return createRouting({
     config: loadGatewayConfig(variables).routing,
-    redis: undefined,
+    redis: options.redis,
     ledger: fakeLedger().ledger,
     access,
     simulatorUrl: SIMULATOR_URL,
-    log: pino({ level: 'silent' }),
+    log: options.log ?? pino({ level: 'silent' }),
     env,
     secrets: new SecretRedactor(),
   });
