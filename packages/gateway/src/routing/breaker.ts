@@ -1,6 +1,7 @@
 /**
  * Circuit breaker per upstream endpoint (provider, or provider/family when a family has its
- * own endpoint). Closed -> open after N consecutive server/timeout/connection failures; after
+ * own endpoint). Closed -> open after N consecutive server/timeout/connection/auth failures (an
+ * endpoint whose credentials are refused fails every request until it is reconfigured); after
  * the cooldown one trial request goes through (half-open): success closes the circuit, failure
  * reopens it for another cooldown. Client errors and rate limits say nothing about the
  * upstream's health, so they neither count nor reset; a trial that ends with one, or that is
@@ -28,7 +29,12 @@ interface Circuit {
   trialAt: number | undefined;
 }
 
-const COUNTED: ReadonlySet<string> = new Set<UpstreamFailureKind>(['server', 'timeout', 'connection']);
+const COUNTED: ReadonlySet<string> = new Set<UpstreamFailureKind>([
+  'server',
+  'timeout',
+  'connection',
+  'auth',
+]);
 
 export class CircuitBreakers {
   readonly #circuits = new Map<string, Circuit>();
