@@ -75,6 +75,12 @@ test('late failures while open do not extend the cooldown', () => {
   assert.equal(b.retryAfterMs('x'), 5_000);
 });
 
+test('refused credentials count like a server failure: the endpoint fails every request', () => {
+  const { breakers: b } = breakers();
+  for (let i = 0; i < 3; i++) b.record('x', 'auth');
+  assert.equal(b.state('x'), 'open');
+});
+
 test('client errors and rate limits neither count nor reset', () => {
   const { breakers: b } = breakers();
   b.record('x', 'server');

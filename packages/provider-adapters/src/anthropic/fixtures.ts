@@ -51,6 +51,11 @@ export const anthropicConformanceFixtures: ConformanceFixtures = {
   textStream: fixtureBytes('text-stream.fixture.sse'),
   toolCallStream: fixtureBytes('tool-call-stream.fixture.sse'),
   midStreamError: fixtureBytes('mid-stream-error.fixture.sse'),
-  expected: { textUsage: TEXT_USAGE, toolUsage: TOOL_USAGE, midStreamStatus: 503 },
+  expected: {
+    textUsage: TEXT_USAGE,
+    toolUsage: TOOL_USAGE,
+    midStreamStatus: 503,
+    midStreamRetry: 'anywhere',
+  },
   errors: errorFixtures,
 };

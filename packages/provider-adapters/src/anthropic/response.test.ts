@@ -148,6 +148,7 @@ describe('anthropic errors', () => {
       kind: 'server',
       status: 503,
       message: 'the provider is overloaded; try again later.',
+      retry: 'anywhere',
     });
     const waited = adapter.mapError({ ...errorFixtures.overloaded, headers: { 'retry-after': '3' } });
     assert.equal(waited.retryAfter, '3', "the upstream's Retry-After is kept for the client");

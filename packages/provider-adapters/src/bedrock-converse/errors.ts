@@ -4,10 +4,13 @@
  * a failure after the stream began is an exception frame named by `:exception-type`.
  * Only messages about the client's own request are shown, scrubbed of ARNs, account ids and
  * key ids as well as the hosts and secrets `safeUpstreamMessage` removes.
+ * Where a retry may go follows the exception's name first (AWS's SDK retries throttling and
+ * transient errors by name), the status otherwise.
  */
 import type { UpstreamErrorResponse } from '../adapter.ts';
 import { isJsonObject, parseJson } from '../json.ts';
-import type { UpstreamFailure } from '../model/response.ts';
+import type { RetryScope, UpstreamFailure } from '../model/response.ts';
+import { retryForStatus, withRetry } from '../retry-scope.ts';
 import { safeUpstreamMessage, validRetryAfter } from '../safe-message.ts';
 
 const ARN_PATTERN = /\barn:aws[a-z-]*:[^\s"'<>()]*/gi;
@@ -66,25 +69,51 @@ const RATE_TYPES = new Set([
   'ServiceQuotaExceededException',
 ]);
 
+/**
+ * Exceptions (HTTP errors and their stream frames, named in either case) that say where a retry
+ * may go. Throttling, quota, a model still loading and an unavailable service turned the request
+ * away; the others failed while the model was working on it.
+ */
+const RETRY_BY_TYPE: ReadonlyMap<string, RetryScope> = new Map([
+  ['throttlingexception', 'anywhere'],
+  ['servicequotaexceededexception', 'anywhere'],
+  ['modelnotreadyexception', 'anywhere'],
+  ['serviceunavailableexception', 'anywhere'],
+  ['internalserverexception', 'elsewhere'],
+  ['modeltimeoutexception', 'elsewhere'],
+  ['modelstreamerrorexception', 'elsewhere'],
+  ['modelerrorexception', 'elsewhere'],
+]);
+
+function retryForType(type: string): RetryScope | undefined {
+  return RETRY_BY_TYPE.get(type.toLowerCase());
+}
+
 /** In the gateway's words: the upstream's may name accounts or echo the gateway's credentials. */
 function rateLimited(retryAfter: string | undefined): UpstreamFailure {
   return {
     kind: 'rate_limited',
     status: 429,
     message: 'the provider is rate limiting requests.',
+    retry: 'anywhere',
     ...(retryAfter === undefined ? {} : { retryAfter }),
   };
 }
 
 function byType(type: string, status: number, message: unknown): UpstreamFailure | undefined {
   if (CREDENTIAL_TYPES.has(type) || status === 401 || status === 403)
-    return { kind: 'server', status: 502, message: "the provider did not accept the gateway's credentials." };
+    return { kind: 'auth', status: 502, message: "the provider did not accept the gateway's credentials." };
   if (type === 'ResourceNotFoundException' || status === 404)
     return { kind: 'server', status: 502, message: 'the provider does not know the configured model.' };
   if (type === 'ModelTimeoutException' || status === 408)
-    return { kind: 'timeout', status: 504, message: 'the model timed out.' };
+    return { kind: 'timeout', status: 504, message: 'the model timed out.', retry: 'elsewhere' };
   if (type === 'ModelErrorException' || status === 424)
-    return { kind: 'server', status: 502, message: 'the model failed while processing the request.' };
+    return {
+      kind: 'server',
+      status: 502,
+      message: 'the model failed while processing the request.',
+      retry: 'elsewhere',
+    };
   if (type === 'ValidationException' || (status >= 400 && status < 500)) {
     const reason = safeBedrockMessage(message);
     return {
@@ -104,11 +133,11 @@ export function mapBedrockError(response: UpstreamErrorResponse): UpstreamFailur
     return rateLimited(validRetryAfter(header(response.headers, 'retry-after')));
   }
   return (
-    byType(type, response.status, message) ?? {
-      kind: 'server',
-      status: 502,
-      message: `the provider failed (HTTP ${response.status}).`,
-    }
+    byType(type, response.status, message) ??
+    withRetry(
+      { kind: 'server', status: 502, message: `the provider failed (HTTP ${response.status}).` },
+      retryForType(type) ?? retryForStatus(response.status),
+    )
   );
 }
 
@@ -127,8 +156,14 @@ export function mapStreamException(exceptionType: string, payload: unknown): Ups
         message: safeBedrockMessage(message) ?? 'the provider rejected the request.',
       };
     case 'modelTimeoutException':
-      return { kind: 'timeout', status: 504, message: 'the model timed out mid-stream.' };
+      return { kind: 'timeout', status: 504, message: 'the model timed out mid-stream.', retry: 'elsewhere' };
     default:
-      return { kind: 'server', status: 502, message: 'the provider failed mid-stream.' };
+      // An exception not named above is still the provider failing mid-answer.
+      return {
+        kind: 'server',
+        status: 502,
+        message: 'the provider failed mid-stream.',
+        retry: retryForType(exceptionType) ?? 'elsewhere',
+      };
   }
 }

@@ -147,13 +147,16 @@ describe('bedrock-converse stream', () => {
 
   test('exception frames: one error with the mapped status, nothing after', () => {
     const cases = [
-      ['throttlingException', 'rate_limited', 429],
-      ['modelStreamErrorException', 'server', 502],
-      ['validationException', 'client', 400],
-      ['internalServerException', 'server', 502],
-      ['serviceUnavailableException', 'server', 502],
+      ['throttlingException', 'rate_limited', 429, 'anywhere'],
+      ['serviceQuotaExceededException', 'rate_limited', 429, 'anywhere'],
+      ['serviceUnavailableException', 'server', 502, 'anywhere'],
+      ['modelStreamErrorException', 'server', 502, 'elsewhere'],
+      ['internalServerException', 'server', 502, 'elsewhere'],
+      ['modelTimeoutException', 'timeout', 504, 'elsewhere'],
+      ['anUnknownException', 'server', 502, 'elsewhere'],
+      ['validationException', 'client', 400, undefined],
     ] as const;
-    for (const [type, kind, status] of cases) {
+    for (const [type, kind, status, retry] of cases) {
       const out = translate(
         event('messageStart', { role: 'assistant' }),
         exception(type, 'failed on ip-10-0-0-7.ec2.internal'),
@@ -164,7 +167,10 @@ describe('bedrock-converse stream', () => {
         ['start', 'error'],
         type,
       );
-      assert.deepEqual([out.errors[0]?.kind, out.errors[0]?.status], [kind, status]);
+      assert.deepEqual(
+        [out.errors[0]?.kind, out.errors[0]?.status, out.errors[0]?.retry],
+        [kind, status, retry],
+      );
       assertNoLeak(out.errors[0]?.message ?? '');
     }
   });
@@ -179,7 +185,7 @@ describe('bedrock-converse stream', () => {
         out.events.map((e) => e.type),
         ['start', 'error'],
       );
-      assert.equal(out.errors[0]?.status, 502);
+      assert.deepEqual([out.errors[0]?.status, out.errors[0]?.retry], [502, 'elsewhere']);
     }
   });
 
@@ -207,6 +213,11 @@ describe('bedrock-converse stream', () => {
     const start = event('messageStart', { role: 'assistant' });
     const text = event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'The' } });
     assert.equal(translate(start, text).events.at(-1)?.type, 'error');
+    assert.equal(
+      translate(start, text).errors[0]?.retry,
+      'elsewhere',
+      'cut short: it may have been worked on',
+    );
     assert.equal(translate(start, text.subarray(0, 10)).events.at(-1)?.type, 'error');
     assert.equal(
       translate(start, text, event('messageStop', { stopReason: 'end_turn' })).events.at(-1)?.type,
@@ -224,25 +235,25 @@ describe('bedrock-converse stream', () => {
 
 describe('bedrock-converse error mapping', () => {
   const cases = [
-    ['rateLimited', 'rate_limited', 429],
-    ['modelNotReady', 'rate_limited', 429],
-    ['quotaExceeded', 'rate_limited', 429],
-    ['badRequest', 'client', 400],
-    ['unauthorized', 'server', 502],
-    ['unrecognizedClient', 'server', 502],
-    ['untyped401', 'server', 502],
-    ['notFound', 'server', 502],
-    ['timeout', 'timeout', 504],
-    ['modelError', 'server', 502],
-    ['serverError', 'server', 502],
-    ['unavailable', 'server', 502],
-    ['onDemand', 'server', 502],
+    ['rateLimited', 'rate_limited', 429, 'anywhere'],
+    ['modelNotReady', 'rate_limited', 429, 'anywhere'],
+    ['quotaExceeded', 'rate_limited', 429, 'anywhere'],
+    ['unavailable', 'server', 502, 'anywhere'],
+    ['serverError', 'server', 502, 'elsewhere'],
+    ['timeout', 'timeout', 504, 'elsewhere'],
+    ['modelError', 'server', 502, 'elsewhere'],
+    ['badRequest', 'client', 400, undefined],
+    ['unauthorized', 'auth', 502, undefined],
+    ['unrecognizedClient', 'auth', 502, undefined],
+    ['untyped401', 'auth', 502, undefined],
+    ['notFound', 'server', 502, undefined],
+    ['onDemand', 'server', 502, undefined],
   ] as const;
 
-  test('each Bedrock exception type, with a message that leaks nothing', () => {
-    for (const [name, kind, status] of cases) {
+  test('each Bedrock exception type, with where it may be retried and a message that leaks nothing', () => {
+    for (const [name, kind, status, retry] of cases) {
       const failure = adapter.mapError(errorFixtures[name]);
-      assert.deepEqual([failure.kind, failure.status], [kind, status], name);
+      assert.deepEqual([failure.kind, failure.status, failure.retry], [kind, status, retry], name);
       assertNoLeak(failure.message);
       assert.doesNotMatch(failure.message, /123456789012|arn:aws|ec2/);
     }
@@ -251,6 +262,19 @@ describe('bedrock-converse error mapping', () => {
     assert.match(
       adapter.mapError(errorFixtures.badRequest).message,
       /temperature: range: 0\.\.1 \(model \[arn\]\)/,
+    );
+  });
+
+  test('named exceptions beyond the fixtures, and statuses without a name', () => {
+    const typed = (status: number, type: string) =>
+      adapter.mapError({ status, headers: { 'x-amzn-errortype': `${type}:http://x` }, body: '{}' });
+    const untyped = (status: number) => adapter.mapError({ status, headers: {}, body: '{}' });
+    assert.equal(typed(500, 'ModelStreamErrorException').retry, 'elsewhere');
+    assert.equal(typed(403, 'ExpiredTokenException').kind, 'auth');
+    assert.equal(typed(400, 'ExpiredTokenException').retry, undefined);
+    assert.deepEqual(
+      [429, 503, 500, 502, 504, 409, 400].map((status) => untyped(status).retry),
+      ['anywhere', 'anywhere', 'elsewhere', 'elsewhere', 'elsewhere', undefined, undefined],
     );
   });
 });

@@ -12,20 +12,24 @@ import { mapStreamException } from './errors.ts';
 import { CorruptFrameError, type DecodedFrame, EventStreamDecoder } from './event-stream.ts';
 import { converseUsage, finishReason, servedTier } from './response.ts';
 
+/** A stream cut short or garbled: the provider may have been working on it, so only elsewhere. */
 const CORRUPT: UpstreamFailure = {
   kind: 'server',
   status: 502,
   message: 'the provider sent a corrupt stream frame.',
+  retry: 'elsewhere',
 };
 const MALFORMED: UpstreamFailure = {
   kind: 'server',
   status: 502,
   message: 'the provider sent a malformed stream event.',
+  retry: 'elsewhere',
 };
 const CUT_SHORT: UpstreamFailure = {
   kind: 'connection',
   status: 502,
   message: 'the provider’s stream ended early.',
+  retry: 'elsewhere',
 };
 
 const UTF8 = new TextDecoder();

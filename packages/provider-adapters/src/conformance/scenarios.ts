@@ -15,6 +15,7 @@ import {
 import { ADAPTER_TRAITS } from '../endpoints.ts';
 import type { EffortExpression } from '../model/profile.ts';
 import type { WireApi } from '../model/request.ts';
+import type { RetryScope } from '../model/response.ts';
 import type { Usage } from '../model/usage.ts';
 import { collectStream, responseText, responseToolCalls } from './collect.ts';
 import { CANONICAL, canonicalBuildInput } from './canonical.ts';
@@ -34,6 +35,8 @@ export interface ConformanceFixtures {
     readonly textUsage: Usage;
     readonly toolUsage: Usage;
     readonly midStreamStatus?: number;
+    /** Where the mid-stream failure may be retried: by default a server fault, so elsewhere. */
+    readonly midStreamRetry?: RetryScope;
   };
   readonly errors: {
     readonly rateLimited: UpstreamErrorResponse;
@@ -141,6 +144,7 @@ function midStreamError(adapter: ProviderAdapter, fixtures: ConformanceFixtures)
   const last = out.events.at(-1);
   assert.ok(last?.type === 'error', `last event ${last?.type}`);
   assert.equal(last.failure.status, fixtures.expected.midStreamStatus ?? 502);
+  assert.equal(last.failure.retry, fixtures.expected.midStreamRetry ?? 'elsewhere');
   assertNoLeak(last.failure.message);
   assertOwnWords(last.failure.message, new TextDecoder().decode(fixtures.midStreamError));
   assert.equal(out.errors.length, 1);
@@ -160,16 +164,19 @@ function meteringSameStreamedOrNot(adapter: ProviderAdapter, fixtures: Conforman
 
 function errorMapping(adapter: ProviderAdapter, fixtures: ConformanceFixtures): void {
   const limited = adapter.mapError(fixtures.errors.rateLimited);
-  assert.deepEqual([limited.kind, limited.status, limited.retryAfter], ['rate_limited', 429, '7']);
+  assert.deepEqual(
+    [limited.kind, limited.status, limited.retryAfter, limited.retry],
+    ['rate_limited', 429, '7', 'anywhere'],
+  );
   const bad = adapter.mapError(fixtures.errors.badRequest);
-  assert.deepEqual([bad.kind, bad.status], ['client', 400]);
+  assert.deepEqual([bad.kind, bad.status, bad.retry], ['client', 400, undefined]);
   assert.match(bad.message, /temperature/);
   const auth = adapter.mapError(fixtures.errors.unauthorized);
-  assert.deepEqual([auth.kind, auth.status], ['server', 502]);
+  assert.deepEqual([auth.kind, auth.status, auth.retry], ['auth', 502, undefined]);
   const server = adapter.mapError(fixtures.errors.serverError);
-  assert.deepEqual([server.kind, server.status], ['server', 502]);
+  assert.deepEqual([server.kind, server.status, server.retry], ['server', 502, 'elsewhere']);
   const timeout = adapter.mapError(fixtures.errors.timeout);
-  assert.deepEqual([timeout.kind, timeout.status], ['timeout', 504]);
+  assert.deepEqual([timeout.kind, timeout.status, timeout.retry], ['timeout', 504, 'elsewhere']);
   for (const failure of [limited, bad, auth, server, timeout]) assertNoLeak(failure.message);
   const { rateLimited, unauthorized, serverError, timeout: late } = fixtures.errors;
   assertOwnWords(limited.message, rateLimited.body);
@@ -268,7 +275,7 @@ const SCENARIOS: ReadonlyArray<readonly [string, Scenario]> = [
   ['mid-stream upstream error: content so far, then one safe error event', midStreamError],
   ['metering is the same streamed or not', meteringSameStreamedOrNot],
   [
-    'errors: 429 keeps its status and Retry-After; client errors 400; provider faults 502; timeouts 504',
+    'errors: 429 keeps its status and Retry-After; client errors 400; refused credentials and provider faults 502; timeouts 504; where each may be retried',
     errorMapping,
   ],
 ];

@@ -173,7 +173,7 @@ describe('gemini errors', () => {
 
   test('a bad API key (400 INVALID_ARGUMENT) is the gateway’s fault: 502', () => {
     assert.deepEqual(adapter.mapError(errorFixtures.unauthorized), {
-      kind: 'server',
+      kind: 'auth',
       status: 502,
       message: "the provider did not accept the gateway's credentials.",
     });

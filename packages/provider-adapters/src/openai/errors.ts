@@ -1,6 +1,7 @@
 import type { UpstreamErrorResponse } from '../adapter.ts';
 import { isJsonObject, parseJson } from '../json.ts';
 import type { UpstreamFailure } from '../model/response.ts';
+import { retryForOpenAIErrorCode, retryForSdkStatus, withRetry, withShouldRetry } from '../retry-scope.ts';
 import { safeUpstreamMessage, validRetryAfter } from '../safe-message.ts';
 
 function upstreamMessage(body: string): unknown {
@@ -24,9 +25,19 @@ function isContentFilter(body: string): boolean {
  * scrubbed message; rate limits stay 429 with Retry-After; 408 is a timeout (504); anything
  * that is the gateway's or the provider's fault (auth, unknown deployment, 5xx) is a 502. Rate
  * limits and faults get a message written here, because the upstream's text may describe its
- * internals or echo the gateway's credentials.
+ * internals or echo the gateway's credentials. Where a retry may go follows OpenAI's SDK, which
+ * resends 408, 409, 429 and 5xx, and its `x-should-retry` header (retry-scope.ts).
  */
 export function mapOpenAIError(response: UpstreamErrorResponse): UpstreamFailure {
+  const failure = failureOf(response);
+  const retry =
+    failure.kind === 'server' || failure.kind === 'timeout' || failure.kind === 'rate_limited'
+      ? retryForSdkStatus(response.status)
+      : undefined;
+  return withRetry(failure, withShouldRetry(response.headers, retry));
+}
+
+function failureOf(response: UpstreamErrorResponse): UpstreamFailure {
   const { status } = response;
   if (status === 429) {
     const retryAfter = validRetryAfter(response.headers['retry-after']);
@@ -48,7 +59,7 @@ export function mapOpenAIError(response: UpstreamErrorResponse): UpstreamFailure
     };
   }
   if (status === 401 || status === 403) {
-    return { kind: 'server', status: 502, message: "the provider did not accept the gateway's credentials." };
+    return { kind: 'auth', status: 502, message: "the provider did not accept the gateway's credentials." };
   }
   if (status === 404) {
     return { kind: 'server', status: 502, message: 'the provider does not know the configured model.' };
@@ -56,9 +67,14 @@ export function mapOpenAIError(response: UpstreamErrorResponse): UpstreamFailure
   return { kind: 'server', status: 502, message: `the provider answered HTTP ${status}.` };
 }
 
-/** A `data: {"error": ...}` event in the middle of a stream: the provider's fault, in the gateway's words. */
-export const MID_STREAM_FAILURE: UpstreamFailure = {
-  kind: 'server',
-  status: 502,
-  message: 'the provider failed mid-stream.',
-};
+/**
+ * A `data: {"error": ...}` event in the middle of a stream: the provider's fault, in the gateway's
+ * words; where a retry may go follows the error's code.
+ */
+export function midStreamFailure(error: unknown): UpstreamFailure {
+  const code = isJsonObject(error) ? error.code : undefined;
+  return withRetry(
+    { kind: 'server', status: 502, message: 'the provider failed mid-stream.' },
+    retryForOpenAIErrorCode(code),
+  );
+}

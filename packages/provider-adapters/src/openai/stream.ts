@@ -4,11 +4,16 @@ import type { StreamEvent } from '../model/response.ts';
 import { SseDecoder } from '../sse.ts';
 import { ChatChunkDecoder, servedTierOf } from '../wire/openai-chat/decode-response.ts';
 import { usageFromOpenAI } from '../wire/openai-chat/usage.ts';
-import { MID_STREAM_FAILURE } from './errors.ts';
+import { midStreamFailure } from './errors.ts';
 
 const MALFORMED = {
   type: 'error',
-  failure: { kind: 'server', status: 502, message: 'the provider sent a malformed stream event.' },
+  failure: {
+    kind: 'server',
+    status: 502,
+    message: 'the provider sent a malformed stream event.',
+    retry: 'elsewhere',
+  },
 } as const satisfies StreamEvent;
 
 /**
@@ -36,7 +41,7 @@ export function createOpenAIStreamTranslator(context: ResponseContext): StreamTr
     if (!isJsonObject(parsed)) return [];
     if (parsed.error !== undefined) {
       finished = true;
-      return [{ type: 'error', failure: MID_STREAM_FAILURE }];
+      return [{ type: 'error', failure: midStreamFailure(parsed.error) }];
     }
     if (!native) return chunks.decode(parsed);
     const usage = usageFromOpenAI(parsed.usage);

@@ -91,7 +91,7 @@ describe('vertex-claude responses and errors', () => {
       return [failure.kind, failure.status];
     };
     assert.deepEqual(status('badRequestGoogle'), ['client', 400]);
-    assert.deepEqual(status('forbidden'), ['server', 502]);
+    assert.deepEqual(status('forbidden'), ['auth', 502]);
     assert.deepEqual(status('notFound'), ['server', 502]);
     assert.deepEqual(status('overloaded'), ['server', 503]);
     assert.deepEqual(status('rateLimited'), ['rate_limited', 429]);

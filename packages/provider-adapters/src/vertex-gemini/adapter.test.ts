@@ -93,7 +93,7 @@ describe('vertex-gemini errors', () => {
   test('expired token and denied permission are the gateway’s: 502 with its own words', () => {
     for (const name of ['unauthorized', 'forbidden'] as const) {
       const failure = adapter.mapError(errorFixtures[name]);
-      assert.deepEqual([failure.kind, failure.status], ['server', 502]);
+      assert.deepEqual([failure.kind, failure.status], ['auth', 502]);
       assert.doesNotMatch(failure.message, /sim-project|googleapis/);
     }
   });

@@ -37,11 +37,17 @@ describe('errors of each provider API', () => {
       assert.equal(response.json().error.code, 'upstream_overloaded');
       assert.equal(response.json().error.type, 'api_error');
       assert.doesNotMatch(response.body, INTERNALS);
+      assert.equal(
+        String(response.headers['x-gateway-attempts']).split(',').length,
+        1 + t.config.upstream.sameProviderRetries,
+      );
     }
-    const rows = await t.settledUsage(2);
+    // The adapter says a 529 was not processed, so the named provider is asked again before the
+    // client gets the 503: each attempt is its own row.
+    const rows = await t.settledUsage(2 * (1 + t.config.upstream.sameProviderRetries));
     assert.deepEqual(
       rows.map((row) => row.status),
-      ['error', 'error'],
+      rows.map(() => 'error'),
       'nothing was produced: the reservations went back',
     );
     assert.ok(rows.every((row) => row.cost_micros === 0));

@@ -8,6 +8,7 @@ import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
 import type { StreamEvent, UpstreamFailure } from '../../model/response.ts';
 import { SseDecoder } from '../../sse.ts';
 import { argumentsText, blockPart, citationFrom, finishReason, servedTier, usageFrom } from './decode.ts';
+import { retryForStreamError } from './retry.ts';
 import { ANTHROPIC_API } from './types.ts';
 
 /** What a content block index stands for while its deltas arrive. */
@@ -25,18 +26,22 @@ const METERED = new Set<StreamEvent['type']>(['start', 'usage', 'served_tier', '
 /**
  * An `error` event after HTTP 200: Anthropic's overload is a 503 like its HTTP 529. Anything
  * else is the provider's fault, so its text (which may describe its internals) is not shown;
- * only the error type is, when it looks like one.
+ * only the error type is, when it looks like one. Where a retry may go follows the type, as
+ * for an error response.
  */
 export function streamFailure(error: unknown): UpstreamFailure {
   const type = isJsonObject(error) ? error.type : undefined;
+  const retry = retryForStreamError(type);
+  const scope = retry === undefined ? {} : { retry };
   if (type === 'overloaded_error')
-    return { kind: 'server', status: 503, message: 'the provider is overloaded; try again later.' };
+    return { kind: 'server', status: 503, message: 'the provider is overloaded; try again later.', ...scope };
   const label = typeof type === 'string' && /^[a-z_]{1,40}$/.test(type) ? ` (${type})` : '';
-  return { kind: 'server', status: 502, message: `the provider failed mid-stream${label}.` };
+  return { kind: 'server', status: 502, message: `the provider failed mid-stream${label}.`, ...scope };
 }
 
+/** A stream cut short or garbled: the provider may have been working on it, so only elsewhere. */
 function failure(message: string): StreamEvent {
-  return { type: 'error', failure: { kind: 'server', status: 502, message } };
+  return { type: 'error', failure: { kind: 'server', status: 502, message, retry: 'elsewhere' } };
 }
 
 export class MessagesStreamDecoder {

@@ -1,11 +1,17 @@
-/** Google's error envelope `{"error": {code, message, status, details}}` as an UpstreamFailure. */
+/**
+ * Google's error envelope `{"error": {code, message, status, details}}` as an UpstreamFailure.
+ * Where a retry may go: RESOURCE_EXHAUSTED and UNAVAILABLE turned the request away (the same
+ * provider may be asked again); DEADLINE_EXCEEDED, INTERNAL and other 5xx may come after work on
+ * it (only another provider); the rest is the request's or the gateway's configuration.
+ */
 import type { UpstreamErrorResponse } from '../../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
 import type { UpstreamFailure } from '../../model/response.ts';
+import { retryForStatus, withRetry } from '../../retry-scope.ts';
 import { safeUpstreamMessage, validRetryAfter } from '../../safe-message.ts';
 
 const CREDENTIALS: UpstreamFailure = {
-  kind: 'server',
+  kind: 'auth',
   status: 502,
   message: "the provider did not accept the gateway's credentials.",
 };
@@ -58,11 +64,12 @@ export function failureFromGoogle(
       kind: 'rate_limited',
       status: 429,
       message: 'the provider is rate limiting requests or its quota is used up.',
+      retry: 'anywhere',
       ...(retryAfter === undefined ? {} : { retryAfter }),
     };
   }
   if (code === 'DEADLINE_EXCEEDED' || httpStatus === 504 || httpStatus === 408)
-    return { kind: 'timeout', status: 504, message: 'the provider timed out.' };
+    return { kind: 'timeout', status: 504, message: 'the provider timed out.', retry: 'elsewhere' };
   if (code === 'UNAUTHENTICATED' || code === 'PERMISSION_DENIED' || httpStatus === 401 || httpStatus === 403)
     return CREDENTIALS;
   if (code === 'NOT_FOUND' || httpStatus === 404)
@@ -78,7 +85,15 @@ export function failureFromGoogle(
       ? { kind: 'client', status: 400, message, code: 'content_filter' }
       : { kind: 'client', status: 400, message };
   }
-  return { kind: 'server', status: 502, message: `the provider failed (HTTP ${httpStatus}).` };
+  const failure: UpstreamFailure = {
+    kind: 'server',
+    status: 502,
+    message: `the provider failed (HTTP ${httpStatus}).`,
+  };
+  return withRetry(
+    failure,
+    code === 'UNAVAILABLE' ? 'anywhere' : (retryForStatus(httpStatus) ?? 'elsewhere'),
+  );
 }
 
 export function mapGeminiError(response: UpstreamErrorResponse): UpstreamFailure {

@@ -21,8 +21,9 @@ import {
   type PartView,
 } from './read.ts';
 
+/** A stream cut short or garbled: the provider may have been working on it, so only elsewhere. */
 function failure(message: string): StreamEvent {
-  return { type: 'error', failure: { kind: 'server', status: 502, message } };
+  return { type: 'error', failure: { kind: 'server', status: 502, message, retry: 'elsewhere' } };
 }
 
 class GeminiStream {

@@ -202,7 +202,12 @@ describe('Responses streams', () => {
     const cut = decode(fixture('text-stream.fixture.sse').split('event: response.output_item.done')[0] ?? '');
     assert.deepEqual(cut.at(-1), {
       type: 'error',
-      failure: { kind: 'server', status: 502, message: 'the provider ended the stream early.' },
+      failure: {
+        kind: 'server',
+        status: 502,
+        message: 'the provider ended the stream early.',
+        retry: 'elsewhere',
+      },
     });
   });
 });

@@ -6,6 +6,7 @@
 import type { ResponseContext, StreamTranslator } from '../../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
 import type { StreamEvent, UpstreamFailure } from '../../model/response.ts';
+import { retryForOpenAIErrorCode, withRetry } from '../../retry-scope.ts';
 import { unpackToolCallId } from '../../model/tool-call-id.ts';
 import { SseDecoder } from '../../sse.ts';
 import { citationsOf, itemParts, responseFinish, servedTierOf } from './decode-response.ts';
@@ -20,17 +21,23 @@ const OVERLOADED = new Set(['server_is_overloaded', 'slow_down']);
 
 /**
  * `response.failed` or an `error` event after HTTP 200: the provider's fault, in the gateway's
- * words (its text may describe its internals or echo the gateway's credentials).
+ * words (its text may describe its internals or echo the gateway's credentials). Where a retry
+ * may go follows the error's code.
  */
 export function responsesStreamFailure(error: unknown): UpstreamFailure {
   const code = isJsonObject(error) ? error.code : undefined;
+  const retry = retryForOpenAIErrorCode(code);
   if (typeof code === 'string' && OVERLOADED.has(code))
-    return { kind: 'server', status: 503, message: 'the provider is overloaded; try again later.' };
-  return { kind: 'server', status: 502, message: 'the provider failed mid-stream.' };
+    return withRetry(
+      { kind: 'server', status: 503, message: 'the provider is overloaded; try again later.' },
+      retry,
+    );
+  return withRetry({ kind: 'server', status: 502, message: 'the provider failed mid-stream.' }, retry);
 }
 
+/** A stream cut short or garbled: the provider may have been working on it, so only elsewhere. */
 function failure(message: string): StreamEvent {
-  return { type: 'error', failure: { kind: 'server', status: 502, message } };
+  return { type: 'error', failure: { kind: 'server', status: 502, message, retry: 'elsewhere' } };
 }
 
 export class ResponsesStreamDecoder {
