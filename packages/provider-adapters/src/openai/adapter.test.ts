@@ -185,12 +185,12 @@ describe('openai error mapping', () => {
     assert.equal(failure.status, 400);
     assert.doesNotMatch(failure.message, /sk-proj|openai\.com|https:/);
   });
-  test('404 and HTML 503 pages are provider faults with gateway-written messages', () => {
+  test('404 and HTML 503 pages are provider faults with gateway-written messages (503: overloaded)', () => {
     const notFound = adapter.mapError(errorFixtures.notFound);
     assert.deepEqual([notFound.kind, notFound.status], ['server', 502]);
     assert.doesNotMatch(notFound.message, /internal-preview/);
     const html = adapter.mapError(errorFixtures.overloadedHtml);
-    assert.deepEqual([html.kind, html.status], ['server', 502]);
+    assert.deepEqual([html.kind, html.status], ['server', 503]);
     assert.doesNotMatch(html.message, /amazonaws|<html/);
   });
   test('Retry-After: HTTP-dates pass, garbage is dropped', () => {

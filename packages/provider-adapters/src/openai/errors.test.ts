@@ -27,7 +27,7 @@ type Row = readonly [string, UpstreamErrorResponse, FailureKind, number, RetrySc
 const RESPONSES: readonly Row[] = [
   ['429', errorFixtures.rateLimited, 'rate_limited', 429, 'anywhere'],
   ['429 insufficient_quota', answer(429, { code: 'insufficient_quota' }), 'rate_limited', 429, 'anywhere'],
-  ['503 HTML page', errorFixtures.overloadedHtml, 'server', 502, 'anywhere'],
+  ['503 HTML page', errorFixtures.overloadedHtml, 'server', 503, 'anywhere'],
   ['409 (the SDK resends its lock timeouts)', answer(409), 'server', 502, 'anywhere'],
   ['500 server_error', errorFixtures.serverError, 'server', 502, 'elsewhere'],
   ['502', answer(502), 'server', 502, 'elsewhere'],

@@ -23,7 +23,8 @@ function isContentFilter(body: string): boolean {
 /**
  * Honest statuses: the client's own mistakes (400/413/422) stay 400 with the upstream's
  * scrubbed message; rate limits stay 429 with Retry-After; 408 is a timeout (504); anything
- * that is the gateway's or the provider's fault (auth, unknown deployment, 5xx) is a 502. Rate
+ * that is the gateway's or the provider's fault (auth, unknown deployment, 5xx) is a 502, but a
+ * 503 (overloaded) stays 503. Rate
  * limits and faults get a message written here, because the upstream's text may describe its
  * internals or echo the gateway's credentials. Where a retry may go follows OpenAI's SDK, which
  * resends 408, 409, 429 and 5xx, and its `x-should-retry` header (retry-scope.ts).
@@ -63,6 +64,16 @@ function failureOf(response: UpstreamErrorResponse): UpstreamFailure {
   }
   if (status === 404) {
     return { kind: 'server', status: 502, message: 'the provider does not know the configured model.' };
+  }
+  if (status === 503) {
+    // Overloaded, like Anthropic's 529: the client is told so, with the provider's Retry-After.
+    const retryAfter = validRetryAfter(response.headers['retry-after']);
+    return {
+      kind: 'server',
+      status: 503,
+      message: 'the provider is overloaded; try again later.',
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    };
   }
   return { kind: 'server', status: 502, message: `the provider answered HTTP ${status}.` };
 }

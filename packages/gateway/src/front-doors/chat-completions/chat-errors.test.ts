@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { type ChatTestApp, startChatApp } from './testing.ts';
 
 const messages = [{ role: 'user', content: 'hello' }];
@@ -10,9 +10,16 @@ const INTERNALS = /sim-node|internal\.example|10\.0\.0\.7|sk-sim|127\.0\.0\.1/;
 
 describe('upstream errors, mapped with honest statuses', () => {
   let t: ChatTestApp;
+  // Each request starts a minute after the last: a 401/403 opens the provider's circuit at once
+  // (the gateway's credentials refused), and the next case must reach the upstream again through
+  // the half-open trial that follows the cooldown.
+  let clock = Date.now();
+  beforeEach(() => {
+    clock += 60_000;
+  });
   before(async () => {
     // A high breaker threshold: this suite fails the same provider on purpose, many times.
-    t = await startChatApp({ routing: { breakerFailures: 1000 } });
+    t = await startChatApp({ routing: { breakerFailures: 1000 }, now: () => clock });
   });
   after(() => t.close());
 
@@ -25,7 +32,7 @@ describe('upstream errors, mapped with honest statuses', () => {
     { upstream: 408, status: 504, code: 'upstream_timeout', type: 'api_error' },
     { upstream: 429, status: 429, code: 'rate_limited', type: 'rate_limit_error' },
     { upstream: 500, status: 502, code: 'upstream_error', type: 'api_error' },
-    { upstream: 503, status: 502, code: 'upstream_error', type: 'api_error' },
+    { upstream: 503, status: 503, code: 'upstream_overloaded', type: 'api_error' },
     { upstream: 529, status: 502, code: 'upstream_error', type: 'api_error' },
   ];
   for (const [index, expected] of cases.entries()) {
