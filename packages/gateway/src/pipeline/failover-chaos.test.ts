@@ -125,9 +125,13 @@ function costOf(usage: { prompt_tokens: number; completion_tokens: number }): nu
   return Math.round(usage.prompt_tokens * PRICE.input + usage.completion_tokens * PRICE.output);
 }
 
-async function one(gateway: ChatTestApp, stream: boolean): Promise<Outcome> {
+async function one(
+  gateway: ChatTestApp,
+  stream: boolean,
+  model = 'gpt-5.4',
+): Promise<Outcome & { retryAfter?: string }> {
   const payload = {
-    model: 'gpt-5.4',
+    model,
     messages: [{ role: 'user', content: 'Stay up.' }],
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
@@ -138,7 +142,16 @@ async function one(gateway: ChatTestApp, stream: boolean): Promise<Outcome> {
     payload: JSON.stringify(payload),
   });
   const attempts = String(response.headers['x-gateway-attempts'] ?? '');
-  if (response.statusCode !== 200) return { ok: false, status: response.statusCode, attempts, costMicros: 0 };
+  if (response.statusCode !== 200) {
+    const retryAfter = response.headers['retry-after'];
+    return {
+      ok: false,
+      status: response.statusCode,
+      attempts,
+      costMicros: 0,
+      ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+    };
+  }
   const usage = stream
     ? (response.body
         .split('\n\n')
@@ -195,6 +208,31 @@ describe('failover under chaos', () => {
     assert.ok(
       rows.filter((r) => r.status !== 'ok').every((r) => Number(r.cost_micros) === 0),
       'a failed attempt without usage costs nothing',
+    );
+  });
+
+  test('an explicit provider: never replaced; what its bounded retries do not absorb passes through, with Retry-After', async (t) => {
+    const chaos = await chaoticUpstream(t, 7);
+    const gateway = await gatewayWithChaos(t, chaos);
+    const outcomes: Awaited<ReturnType<typeof one>>[] = [];
+    for (let i = 0; i < 40; i++) outcomes.push(await one(gateway, i % 2 === 1, 'gpt-5.4@developer'));
+    assert.ok(
+      outcomes.every((o) => !o.attempts.includes('cloud_c')),
+      'never sent to another provider',
+    );
+    assert.ok(
+      outcomes.every((o) => o.attempts.split(', ').length <= 3),
+      'at most the call and 2 retries',
+    );
+    const failed = outcomes.filter((o) => !o.ok);
+    assert.ok(failed.length > 0 && failed.length < 20, `${failed.length} of 40 passed through`);
+    for (const o of failed.filter((f) => f.status === 429))
+      assert.equal(o.retryAfter, '1', 'a rate limit carries the provider’s Retry-After');
+    assert.ok(
+      outcomes.some(
+        (o) => o.ok && /outcome=(rate_limited|server|connection);status=\d+, developer;/.test(o.attempts),
+      ),
+      'some answers came from a same-provider retry',
     );
   });
 });
