@@ -177,5 +177,21 @@ for (const door of DOORS) {
         `x-gateway-fallbacks=no-such-model, fallbacks="${door.model}, gpt-5.4:high"`,
       );
     });
+
+    test('the samples of docs/gateway/models-and-routing.md, "Fallback lists"', async () => {
+      const { response } = await post(door, { model: 'gpt-5.4', models: ['gpt-5.4-2026-03-05'] });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(response.headers['x-gateway-ignored'], 'fallbacks=gpt-5.4-2026-03-05');
+      const overridden = await post(
+        door,
+        { models: ['gpt-5.4'] },
+        { 'x-gateway-fallbacks': 'gemini-flash, claude-haiku' },
+      );
+      assert.equal(overridden.response.statusCode, 200, overridden.response.body);
+      assert.equal(
+        overridden.response.headers['x-gateway-ignored'],
+        'x-gateway-fallbacks="gemini-flash, claude-haiku"',
+      );
+    });
   });
 }
