@@ -3,6 +3,7 @@ import { isAppError } from '@app/http-kit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessControl, RoutePlan, Router } from '../contracts.ts';
 import { appliedState } from './applied.ts';
+import { distinctFallbacks, ignoredFallbackInputs, resolveFallbacks } from './fallbacks.ts';
 import type { PipelineDeps } from './prepare-call.ts';
 import type { UpstreamCall } from './upstream-call.ts';
 
@@ -26,6 +27,28 @@ export function resolvePlan(
   applied.ignored = plan.ignored;
   applied.lifecycle = plan.lifecycleHeaders;
   return plan;
+}
+
+/**
+ * Resolves the client's fallback list (body `models`, else X-Gateway-Fallbacks) with the
+ * primary's header inputs, before anything is reserved; repeats of an earlier attempt are
+ * dropped, and they and an overridden header are reported in X-Gateway-Ignored.
+ */
+export function resolveFallbackPlans(
+  router: Router,
+  request: FastifyRequest,
+  primary: RoutePlan,
+  models: readonly string[] | undefined,
+  inputs: Readonly<Record<string, string | string[] | undefined>>,
+): readonly RoutePlan[] {
+  const resolved = resolveFallbacks(router, models, request.headers, inputs);
+  const { kept, dropped } = distinctFallbacks(primary, resolved);
+  const ignored = ignoredFallbackInputs(models, request.headers, dropped);
+  if (ignored.length > 0) {
+    const applied = appliedState(request);
+    applied.ignored = [...(applied.ignored ?? []), ...ignored];
+  }
+  return kept;
 }
 
 /**

@@ -6,7 +6,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoutePlan } from '../../contracts.ts';
 import { gatewayErrors } from '../../errors.ts';
-import { type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
+import { type FrontDoorDeps, resolveFallbackPlans, resolvePlan } from '../../pipeline/answer.ts';
+import { withoutFallbacks } from '../../pipeline/fallbacks.ts';
 import { runCall } from '../../pipeline/run-call.ts';
 import { chatSource } from './decode.ts';
 import { choicesOf, estimatePromptTokens, maxOutputTokens } from './estimate.ts';
@@ -24,17 +25,20 @@ export function chatHandler(deps: FrontDoorDeps) {
     const principal = await deps.access.authenticate(request);
     refuseTooManyChoices(body, deps.upstream.config.maxChoices);
 
-    const plan = resolvePlan(deps.router, request, body.model, routingHeaders(request.headers, body));
+    const inputs = routingHeaders(request.headers, body);
+    const plan = resolvePlan(deps.router, request, body.model, inputs);
+    const fallbacks = resolveFallbackPlans(deps.router, request, plan, body.models, inputs);
 
     const input = {
       request,
       reply,
       plan,
+      fallbacks,
       principal,
       needs: needsOf(body),
       promptTokens: estimatePromptTokens(body),
       outputTokens: (chosen: RoutePlan) => maxOutputTokens(body, chosen),
-      source: chatSource(body),
+      source: chatSource(withoutFallbacks(body)),
     };
 
     return runCall(deps, input, async (call) => {

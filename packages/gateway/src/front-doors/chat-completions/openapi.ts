@@ -5,6 +5,7 @@
  */
 import { type TSchema, Type } from 'typebox';
 import { errorResponses } from '../../openapi-errors.ts';
+import { FALLBACKS_HEADER, MAX_FALLBACKS } from '../../pipeline/fallbacks.ts';
 
 const hello = [{ role: 'user', content: 'Say hello!' }];
 
@@ -39,8 +40,8 @@ export const OPTION_HEADERS = {
   compression: 'x-gateway-compression',
 } as const;
 
-/** The X-Gateway-* request headers (a modifier in the model name wins over them). */
-export const ChatHeadersSchema = Type.Object({
+/** The X-Gateway-* option headers (a modifier in the model name wins over them). */
+export const OPTION_HEADER_PARAMETERS = {
   [OPTION_HEADERS.provider]: optional(
     'Provider to use when the model name has no `@provider`: `developer`, `cloud_a`, `cloud_b` or `cloud_c`. Unusable values are ignored and listed in `X-Gateway-Ignored`.',
     ['developer'],
@@ -51,7 +52,18 @@ export const ChatHeadersSchema = Type.Object({
   ),
   [OPTION_HEADERS.tier]: optional('Service tier when the name has none: `standard` or `flex`.', ['standard']),
   [OPTION_HEADERS.compression]: optional('Prompt compression: `off` (today the only level).', ['off']),
-});
+};
+
+/** On the routes that call a model (not on token counts): the client's fallback list. */
+export const FALLBACKS_HEADER_PARAMETER = {
+  [FALLBACKS_HEADER]: optional(
+    `Fallback model names, comma-separated, tried in order after \`model\` when it cannot serve; at most ${MAX_FALLBACKS}. A body \`models\` list wins over it (the header is then listed in \`X-Gateway-Ignored\`).`,
+    ['gpt-5.4-mini, claude-haiku'],
+  ),
+};
+
+/** The X-Gateway-* request headers of a model call. */
+export const ChatHeadersSchema = Type.Object({ ...OPTION_HEADER_PARAMETERS, ...FALLBACKS_HEADER_PARAMETER });
 
 const header = (description: string, example?: string): TSchema =>
   Type.String({ description, ...(example ? { examples: [example] } : {}) });

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { FallbackModelsSchema } from '../fallback-models.ts';
 
 const open = { additionalProperties: true } as const;
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
@@ -23,6 +24,7 @@ export const ChatRequestSchema = Type.Object(
       maxLength: 512,
       description: 'A model name: `<base>[:<modifier>]...[@<provider>]`, e.g. `gpt-5.4:high@developer`',
     }),
+    models: FallbackModelsSchema,
     messages: Type.Array(Message, { minItems: 1 }),
     stream: nullable(Type.Boolean()),
     stream_options: nullable(

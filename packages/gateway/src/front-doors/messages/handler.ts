@@ -7,8 +7,9 @@
 import { anthropicMessages } from '@app/provider-adapters';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoutePlan } from '../../contracts.ts';
-import { type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
+import { type FrontDoorDeps, resolveFallbackPlans, resolvePlan } from '../../pipeline/answer.ts';
 import { appliedState } from '../../pipeline/applied.ts';
+import { withoutFallbacks } from '../../pipeline/fallbacks.ts';
 import { runCall } from '../../pipeline/run-call.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import {
@@ -45,18 +46,21 @@ export function messagesHandler(deps: FrontDoorDeps) {
     checkVersion(request.headers);
     const principal = await deps.access.authenticate(request);
 
-    const plan = resolvePlan(deps.router, request, body.model, routingHeaders(request.headers, body));
+    const inputs = routingHeaders(request.headers, body);
+    const plan = resolvePlan(deps.router, request, body.model, inputs);
+    const fallbacks = resolveFallbackPlans(deps.router, request, plan, body.models, inputs);
 
     const betas = betasOf(request.headers);
     const input = {
       request,
       reply,
       plan,
+      fallbacks,
       principal,
       needs: needsOf(body),
       promptTokens: estimatePromptTokens(body),
       outputTokens: (chosen: RoutePlan) => maxOutputTokens(body, chosen),
-      source: messagesSource(body, betas),
+      source: messagesSource(withoutFallbacks(body), betas),
     };
     return runCall(deps, input, async (call) => {
       reportUnsentBetas(request, call, betas);

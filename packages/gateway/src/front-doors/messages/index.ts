@@ -16,6 +16,7 @@ import {
   MESSAGES_DESCRIPTION,
   MESSAGES_EXAMPLES,
   MESSAGES_RESPONSES,
+  MessagesCreateHeadersSchema,
   MessagesHeadersSchema,
 } from './openapi.ts';
 import { CountTokensRequestSchema, MessagesRequestSchema } from './request-schema.ts';
@@ -64,6 +65,7 @@ function scoped(deps: MessagesDeps): FastifyPluginAsync {
       {
         schema: {
           ...common,
+          headers: MessagesCreateHeadersSchema,
           summary: 'Create a message (Anthropic Messages API)',
           description: MESSAGES_DESCRIPTION,
           body: { ...MessagesRequestSchema, 'x-examples': MESSAGES_EXAMPLES },

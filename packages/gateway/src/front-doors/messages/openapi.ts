@@ -1,6 +1,6 @@
 /** What /docs shows for the Messages front door: headers, examples, responses in Anthropic's envelope. */
 import { Type } from 'typebox';
-import { ChatHeadersSchema } from '../chat-completions/openapi.ts';
+import { FALLBACKS_HEADER_PARAMETER, OPTION_HEADER_PARAMETERS } from '../chat-completions/openapi.ts';
 import { ANTHROPIC_VERSIONS } from './inputs.ts';
 
 export const MESSAGES_DESCRIPTION = `Anthropic Messages API (what Claude Code and the Anthropic SDKs speak). Name the model
@@ -17,8 +17,9 @@ token). \`X-Gateway-Token-Count\` says \`upstream\` or \`estimate\`.`;
 const optional = (description: string, example: string) =>
   Type.Optional(Type.String({ description, examples: [example] }));
 
+/** The headers of count_tokens; a message also takes the fallback list (MessagesCreateHeadersSchema). */
 export const MessagesHeadersSchema = Type.Object({
-  ...ChatHeadersSchema.properties,
+  ...OPTION_HEADER_PARAMETERS,
   'anthropic-version': optional(
     `API version: ${ANTHROPIC_VERSIONS.join(' or ')} (absent: 2023-06-01).`,
     '2023-06-01',
@@ -27,6 +28,11 @@ export const MessagesHeadersSchema = Type.Object({
     'Beta features, comma-separated: passed on to Anthropic-API upstreams, otherwise listed in X-Gateway-Ignored.',
     'interleaved-thinking-2025-05-14',
   ),
+});
+
+export const MessagesCreateHeadersSchema = Type.Object({
+  ...MessagesHeadersSchema.properties,
+  ...FALLBACKS_HEADER_PARAMETER,
 });
 
 const hello = [{ role: 'user', content: 'Say hello!' }];

@@ -4,6 +4,7 @@
  * untouched. The upstream checks the rest in its own words.
  */
 import { type Static, Type } from 'typebox';
+import { FallbackModelsSchema } from '../fallback-models.ts';
 
 const open = { additionalProperties: true } as const;
 
@@ -45,6 +46,8 @@ const common = {
 export const MessagesRequestSchema = Type.Object(
   {
     ...common,
+    // Not on count_tokens: a count has no attempts to fall back between.
+    models: FallbackModelsSchema,
     max_tokens: Type.Integer({ minimum: 1, description: 'Output limit, thinking included (required)' }),
     stream: Type.Optional(Type.Boolean()),
   },

@@ -7,7 +7,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoutePlan } from '../../contracts.ts';
-import { type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
+import { type FrontDoorDeps, resolveFallbackPlans, resolvePlan } from '../../pipeline/answer.ts';
+import { withoutFallbacks } from '../../pipeline/fallbacks.ts';
 import { runCall } from '../../pipeline/run-call.ts';
 import {
   checkBody,
@@ -30,17 +31,20 @@ export function responsesHandler(deps: FrontDoorDeps) {
     const principal = await deps.access.authenticate(request);
     checkBody(body);
 
-    const plan = resolvePlan(deps.router, request, body.model, routingHeaders(request.headers, body));
+    const inputs = routingHeaders(request.headers, body);
+    const plan = resolvePlan(deps.router, request, body.model, inputs);
+    const fallbacks = resolveFallbackPlans(deps.router, request, plan, body.models, inputs);
 
     const input = {
       request,
       reply,
       plan,
+      fallbacks,
       principal,
       needs: needsOf(body),
       promptTokens: estimatePromptTokens(body),
       outputTokens: (chosen: RoutePlan) => maxOutputTokens(body, chosen),
-      source: responsesSource(body),
+      source: responsesSource(withoutFallbacks(body)),
     };
 
     return runCall(deps, input, async (call) => {

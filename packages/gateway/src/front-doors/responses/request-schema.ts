@@ -4,6 +4,7 @@
  * untouched. The upstream (or the translation) checks the rest in its own words.
  */
 import { type Static, Type } from 'typebox';
+import { FallbackModelsSchema } from '../fallback-models.ts';
 
 const open = { additionalProperties: true } as const;
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
@@ -16,6 +17,7 @@ export const ResponsesRequestSchema = Type.Object(
       maxLength: 512,
       description: 'A model name: `<base>[:<modifier>]...[@<provider>]`, e.g. `gpt-5.4:high@cloud_c`',
     }),
+    models: FallbackModelsSchema,
     // Not a union: with the kit's `coerceTypes: 'array'`, Ajv would unwrap one-item arrays while
     // trying the string branch. inputs.ts checks the shape.
     input: Type.Unknown({ description: 'A string, or the conversation as a list of input items' }),
