@@ -160,7 +160,7 @@ export interface Ledger {
   /** Replaces the reservation by the real cost and writes one usage-ledger row. */
   settle(reservation: Reservation, usage: UsageRecord): Promise<void>;
   /** Gives the reservation back (upstream failed before any usage). Writes a ledger row with status error. */
-  release(reservation: Reservation, reason: string): Promise<void>;
+  release(reservation: Reservation, reason: string, model?: string): Promise<void>;
   /** Buckets of a project that have an allocation, by provider. */
   balances(projectId: number): Promise<Partial<Record<ProviderId, BucketBalance>>>;
 }

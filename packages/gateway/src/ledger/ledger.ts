@@ -185,8 +185,8 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
   const settle = (reservation: Reservation, usage: UsageRecord) =>
     end(reservation, usage.status, wholeMicros(usage.costMicros), usage);
 
-  const release = (reservation: Reservation, reason: string) =>
-    end(reservation, 'error', 0, { reason: reason.slice(0, 500) });
+  const release = (reservation: Reservation, reason: string, model?: string) =>
+    end(reservation, 'error', 0, { reason: reason.slice(0, 500), ...(model === undefined ? {} : { model }) });
 
   const selectAllocations = (projectId: number) =>
     db

@@ -218,7 +218,9 @@ export class CallOutcome {
   #release(reason: string): void {
     this.#finishLimits(0);
     const { ledger, reservation } = this.#init;
-    this.#track(() => ledger.release(reservation, reason), 'ledger release failed');
+    // The model asked for: after a failover or on a fallback list, rows of one request differ.
+    const model = this.#init.plan.model;
+    this.#track(() => ledger.release(reservation, reason, model), 'ledger release failed');
   }
 
   #report(outcome: 'ok' | UpstreamFailureKind): void {

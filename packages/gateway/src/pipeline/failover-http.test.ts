@@ -70,10 +70,10 @@ describe('automatic selection fails over', () => {
     );
     const rows = await app.settledUsage(2);
     assert.deepEqual(
-      rows.map((row) => [row.provider, row.status, Number(row.cost_micros) > 0]),
+      rows.map((row) => [row.provider, row.model, row.status, Number(row.cost_micros) > 0]),
       [
-        ['developer', 'error', false],
-        ['cloud_c', 'ok', true],
+        ['developer', 'gpt-5.4-2026-03-05', 'error', false],
+        ['cloud_c', 'gpt-5.4-2026-03-05', 'ok', true],
       ],
       'each attempt on its own bucket; the failed one costs nothing',
     );

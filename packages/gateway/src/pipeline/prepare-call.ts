@@ -94,12 +94,7 @@ export async function prepareCall(
     outputTokens,
     webSearches,
     excluded: attempt.excluded,
-    onSelected: (chosen) => {
-      applied.model = plan.model;
-      applied.provider = chosen.provider;
-      applied.options = chosen.options;
-      applied.compression = undefined;
-    },
+    onSelected: (chosen) => noteSelection(applied, input.plan, plan, chosen),
   }).catch(async (error: unknown) => {
     await limits.finish(0);
     throw error;
@@ -141,6 +136,21 @@ export async function prepareCall(
     context,
     clientApi: input.source.source.api,
   });
+}
+
+/** What X-Gateway-Applied (and -Ignored, and the lifecycle headers) say about this attempt. */
+function noteSelection(applied: AppliedState, primary: RoutePlan, plan: RoutePlan, chosen: Selection): void {
+  // A fallback entry (or a retry pinned to a provider) reports its own model's headers.
+  if (plan !== primary) {
+    applied.lifecycle = plan.lifecycleHeaders;
+    const known = applied.ignored ?? [];
+    const added = plan.ignored.filter((entry) => !known.includes(entry));
+    if (added.length > 0) applied.ignored = [...known, ...added];
+  }
+  applied.model = plan.model;
+  applied.provider = chosen.provider;
+  applied.options = chosen.options;
+  applied.compression = undefined;
 }
 
 function translate(build: () => UpstreamHttpRequest, outcome: CallOutcome): UpstreamHttpRequest {
