@@ -16,7 +16,10 @@ let openai: OpenAI;
 let anthropic: Anthropic;
 
 before(async () => {
-  t = await startChatApp();
+  // The `compressed` case below sends 5.5 MB of tool results, past the default work budget, and
+  // may take over a second on a loaded machine: these tests are about the transforms, so the
+  // bound (work-budget-http.test.ts) is set out of their way.
+  t = await startChatApp({ compression: { workBudget: 20_000_000, deadlineMs: 60_000 } });
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   openai = new OpenAI({ baseURL: `${url}/v1`, apiKey: t.token, maxRetries: 0 });
   anthropic = anthropicClient(url, t.token);

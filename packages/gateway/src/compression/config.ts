@@ -13,6 +13,18 @@ export const CompressionConfigSchema = Type.Object(
           '`compressed` cuts the prompt to at most this share of its tokens (and always to the context window); unset: the context window minus the requested output only.',
       }),
     ),
+    workBudget: Type.Integer({
+      minimum: 1_000,
+      default: 2_000_000,
+      description:
+        "Work one request's compression may take: characters of text, times 3 for Anthropic's tokenizer; past it the prompt is forwarded as sent (X-Gateway-Compression: fallback=budget)",
+    }),
+    deadlineMs: Type.Integer({
+      minimum: 1,
+      default: 1_000,
+      description:
+        'Time compression of one request may take, checked between its stages; past it the prompt is forwarded as sent (fallback=deadline)',
+    }),
   },
   { additionalProperties: false, default: {} },
 );
@@ -21,4 +33,6 @@ export type CompressionConfig = Static<typeof CompressionConfigSchema>;
 
 export const COMPRESSION_ENV: EnvMapping = {
   targetRatio: 'GATEWAY_COMPRESSION_TARGET_RATIO',
+  workBudget: 'GATEWAY_COMPRESSION_WORK_BUDGET',
+  deadlineMs: 'GATEWAY_COMPRESSION_DEADLINE_MS',
 };

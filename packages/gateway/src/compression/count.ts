@@ -44,9 +44,27 @@ export function systemTokens(request: ModelRequest, tokenizer: Tokenizer): numbe
   return request.system.reduce((sum, part) => sum + tokenizer.count(part.text), TOKENS_PER_TURN);
 }
 
-export function requestTokens(request: ModelRequest, tokenizer: Tokenizer): number {
+/** `check` is called between turns: it throws when the request's compression time is up. */
+export function requestTokens(request: ModelRequest, tokenizer: Tokenizer, check?: () => void): number {
   let total = systemTokens(request, tokenizer);
-  for (const turn of request.turns) total += turnTokens(turn, tokenizer);
+  for (const turn of request.turns) {
+    total += turnTokens(turn, tokenizer);
+    check?.();
+  }
   for (const tool of request.tools) total += toolTokens(tool, tokenizer);
   return total;
+}
+
+/** Characters of text the request carries (what compressing it reads): a cheap bound on its work. */
+export function requestChars(request: ModelRequest): number {
+  let chars = 0;
+  for (const part of request.system) chars += part.text.length;
+  for (const turn of request.turns)
+    for (const part of turn.content) {
+      if (part.type === 'text' || part.type === 'thinking') chars += part.text.length;
+      else if (part.type === 'tool_call') chars += part.arguments.length;
+      else if (part.type === 'tool_result')
+        for (const item of part.content) if (item.type === 'text') chars += item.text.length;
+    }
+  return chars;
 }

@@ -66,12 +66,22 @@ export function formatIgnored(ignored: readonly string[]): string | undefined {
   return serializeDictionary(dictionary);
 }
 
-/** `input-tokens-before=1200, input-tokens-after=950`: the prompt's tokens before and after compression. */
-export function formatCompression(counts: { readonly before: number; readonly after: number }): string {
+/** What compression did: the prompt's tokens before and after, or why it forwarded the prompt as sent. */
+export type CompressionReport =
+  { readonly before: number; readonly after: number } | { readonly fallback: 'budget' | 'deadline' };
+
+/**
+ * `input-tokens-before=1200, input-tokens-after=950`: the prompt's tokens before and after
+ * compression; `fallback=budget` (or `deadline`) when the request was past the work budget and
+ * went as sent.
+ */
+export function formatCompression(report: CompressionReport): string {
+  if ('fallback' in report)
+    return serializeDictionary(new Map([['fallback', [new Token(report.fallback), new Map()]]]));
   return serializeDictionary(
     new Map([
-      ['input-tokens-before', [counts.before, new Map()]],
-      ['input-tokens-after', [counts.after, new Map()]],
+      ['input-tokens-before', [report.before, new Map()]],
+      ['input-tokens-after', [report.after, new Map()]],
     ]),
   );
 }

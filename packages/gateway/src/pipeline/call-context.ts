@@ -9,15 +9,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal, ProviderId, UsageRecord } from '../contracts.ts';
 import { DeadlineExceeded } from '../upstream/index.ts';
-import type { AppliedOptions } from './applied-header.ts';
+import type { AppliedOptions, CompressionReport } from './applied-header.ts';
 
 export interface AppliedState {
   model?: string;
   provider?: ProviderId;
   options?: AppliedOptions;
   ignored?: readonly string[];
-  /** Token counts of a compressed prompt, before and after (X-Gateway-Compression). */
-  compression?: { readonly before: number; readonly after: number };
+  /** Token counts of a compressed prompt, before and after, or why it was not (X-Gateway-Compression). */
+  compression?: CompressionReport | undefined;
   /** Deprecation, Sunset and Link of a model whose end is announced (RoutePlan.lifecycleHeaders). */
   lifecycle?: Readonly<Record<string, string>> | undefined;
 }

@@ -25,7 +25,13 @@ import type {
 } from '../contracts.ts';
 import { gatewayErrors } from '../errors.ts';
 import type { Upstream } from '../upstream/index.ts';
-import { compress, compressedSource, type Tokenizer, tokenizerFor } from '../compression/index.ts';
+import {
+  compress,
+  compressedSource,
+  type Tokenizer,
+  tokenizerFor,
+  type WorkLimits,
+} from '../compression/index.ts';
 import type { AppliedState, CallContext } from './call-context.ts';
 import { CallOutcome } from './call-outcome.ts';
 import { selectAndReserve } from './select-and-reserve.ts';
@@ -46,8 +52,12 @@ export interface PipelineDeps {
   readonly pending: Set<Promise<unknown>>;
   /** Counts upstream usage figures beyond what a request could produce. */
   readonly onUsageAnomaly?: (provider: string) => void;
-  /** `compressed` to a configured share of the prompt; unset: to the context window. */
-  readonly compression?: { readonly targetRatio?: number | undefined };
+  /** `compressed` to a configured share of the prompt (unset: to the context window), and the work bound. */
+  readonly compression?: {
+    readonly targetRatio?: number | undefined;
+    readonly workBudget?: number;
+    readonly deadlineMs?: number;
+  };
 }
 
 export interface PrepareInput {
@@ -120,7 +130,7 @@ export async function prepareCall(
     const client = compressed(
       input,
       { plan, selection, applied, outputTokens },
-      { ...deps.compression, tokenizer },
+      { targetRatio: deps.compression?.targetRatio, tokenizer, limits: workLimits(deps.compression) },
     );
     return adapter.buildRequest(buildInput(selection, client, deps.upstream.config.maxWebSearches));
   }, outcome);
@@ -153,6 +163,12 @@ function noteSelection(applied: AppliedState, primary: RoutePlan, plan: RoutePla
   applied.compression = undefined;
 }
 
+/** The configured bound on compression work (both settings have defaults in the config). */
+export function workLimits(config: PipelineDeps['compression']): WorkLimits | undefined {
+  if (config?.workBudget === undefined || config.deadlineMs === undefined) return undefined;
+  return { workBudget: config.workBudget, deadlineMs: config.deadlineMs };
+}
+
 function translate(build: () => UpstreamHttpRequest, outcome: CallOutcome): UpstreamHttpRequest {
   try {
     return build();
@@ -181,18 +197,29 @@ function compressed(
     applied,
     outputTokens,
   }: { plan: RoutePlan; selection: Selection; applied: AppliedState; outputTokens: number },
-  { targetRatio, tokenizer }: { targetRatio?: number | undefined; tokenizer: Tokenizer | undefined },
+  {
+    targetRatio,
+    tokenizer,
+    limits,
+  }: { targetRatio?: number | undefined; tokenizer: Tokenizer | undefined; limits?: WorkLimits | undefined },
 ) {
   const level = selection.options.compression;
-  if (level === 'off' || tokenizer === undefined)
-    return { source: input.source.source, decode: () => input.source.decode() };
+  const asSent = { source: input.source.source, decode: () => input.source.decode() };
+  if (level === 'off' || tokenizer === undefined) return asSent;
   const result = compress({
     request: input.source.decode(),
     level,
     budget: plan.contextWindow - outputTokens,
     tokenizer,
     targetRatio,
+    ...(limits ? { limits } : {}),
   });
+  if ('fallback' in result) {
+    // Past the work budget the prompt goes as sent, and the headers say so: compression=off.
+    applied.compression = result;
+    if (applied.options) applied.options = { ...applied.options, compression: 'off' };
+    return asSent;
+  }
   applied.compression = { before: result.before, after: result.after };
   return { source: compressedSource(input.source.source, result.request), decode: () => result.request };
 }

@@ -15,6 +15,7 @@ import { compress, compressedSource, tokenizerFor } from '../../compression/inde
 import type { AccessControl, Compression, RoutePlan, Router } from '../../contracts.ts';
 import { gatewayErrors } from '../../errors.ts';
 import { resolvePlan } from '../../pipeline/answer.ts';
+import { workLimits } from '../../pipeline/prepare-call.ts';
 import { type AppliedState, appliedState } from '../../pipeline/applied.ts';
 import { CountCall } from '../../pipeline/count-call.ts';
 import type { Upstream } from '../../upstream/index.ts';
@@ -61,6 +62,7 @@ async function compressedBody(
 ): Promise<CountTokensRequestBody> {
   const { level } = input;
   if (level === 'off') return input.body;
+  const limits = workLimits(deps.compression);
   const client = messagesSource(input.body, input.betas);
   const result = compress({
     request: decoded(client.decode),
@@ -68,7 +70,13 @@ async function compressedBody(
     budget: plan.contextWindow - plan.maxOutputTokens,
     tokenizer: await tokenizerFor(plan.vendor),
     targetRatio: deps.compression?.targetRatio,
+    ...(limits ? { limits } : {}),
   });
+  if ('fallback' in result) {
+    applied.compression = result;
+    applied.options = { ...(applied.options ?? plan.options), compression: 'off' };
+    return input.body;
+  }
   applied.compression = { before: result.before, after: result.after };
   const source = compressedSource(client.source, result.request);
   return (source?.body ?? input.body) as CountTokensRequestBody;
@@ -95,7 +103,11 @@ export function countTokensHandler(deps: CountDeps) {
       let count: number | undefined;
       if (call && adapter?.countTokens) {
         applied.provider = call.selection.provider;
-        applied.options = call.selection.options;
+        // Past the work budget the body was counted as sent: compression=off, as on /v1/messages.
+        const fellBack = applied.compression !== undefined && 'fallback' in applied.compression;
+        applied.options = fellBack
+          ? { ...call.selection.options, compression: 'off' }
+          : call.selection.options;
         const { source } = messagesSource(sent, betas);
         count = await call.count(adapter, adapter.countTokens, request, source);
       }
