@@ -97,4 +97,40 @@ describe('a fallback list serves when the model cannot', () => {
     const response = await post(app, { model: 'gpt-5.4@developer' });
     assert.equal(response.statusCode, 502, response.body);
   });
+
+  test("on /v1/messages: the primary fails, the fallback serves in Anthropic's format", async (t) => {
+    const { app, hits } = await gateway(t);
+    const response = await app.app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: app.headers({ 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }),
+      payload: JSON.stringify({
+        model: 'gpt-5.4@developer',
+        models: ['gpt-5.4@cloud_c'],
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'Hello' }],
+      }),
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(hits(), 1);
+    assert.equal((response.json() as { type: string }).type, 'message');
+    assert.match(
+      String(response.headers['x-gateway-attempts']),
+      /^developer;.*outcome=server;status=502, cloud_c;.*outcome=ok$/,
+    );
+  });
+
+  test('on /v1/responses, streamed, through the header: the fallback serves the whole stream', async (t) => {
+    const { app, hits } = await gateway(t);
+    const response = await app.app.inject({
+      method: 'POST',
+      url: '/v1/responses',
+      headers: app.headers({ 'content-type': 'application/json', 'x-gateway-fallbacks': 'gpt-5.4@cloud_c' }),
+      payload: JSON.stringify({ model: 'gpt-5.4@developer', input: 'Hello', stream: true }),
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(hits(), 1);
+    assert.match(response.body, /event: response\.completed/);
+    assert.match(String(response.headers['x-gateway-applied']), /provider=cloud_c/);
+  });
 });
