@@ -1,6 +1,6 @@
 /**
  * `X-Gateway-Attempts`: every call the request sent upstream, in order, as an RFC 8941 list of
- * the provider (a token) with the exact model, the outcome (`ok`, `client_left`, or the failure's
+ * the provider (a token) with the exact model, the outcome (`ok`, `client_left`, `gateway_error`, or the failure's
  * kind: `rate_limited`, `server`, `timeout`, `connection`, `auth`, `client`) and, for a failure,
  * the status it answers with:
  *
