@@ -6,6 +6,7 @@
  */
 import type { ModelRequest, Part, TextPart, ToolResultPart, Turn } from '@app/provider-adapters';
 import { type Frozen, isFrozenPart } from './frozen.ts';
+import { contentKey } from './keys.ts';
 import { compactText } from './text.ts';
 
 /** Shorter repeats are cheaper to keep than to replace by a reference. */
@@ -21,7 +22,7 @@ function resultText(part: ToolResultPart): string | undefined {
 }
 
 class Compactor {
-  /** Raw tool result text -> the call whose result it was first. */
+  /** Raw tool result text (its contentKey) -> the call whose result it was first. */
   readonly #results = new Map<string, string>();
   readonly #systemTexts = new Set<string>();
 
@@ -34,8 +35,9 @@ class Compactor {
   system(parts: readonly TextPart[]): TextPart[] {
     const out: TextPart[] = [];
     for (const [index, part] of parts.entries()) {
-      const repeated = this.#systemTexts.has(part.text);
-      if (part.text.length >= MIN_REPEAT_CHARS) this.#systemTexts.add(part.text);
+      const key = contentKey(part.text);
+      const repeated = this.#systemTexts.has(key);
+      if (part.text.length >= MIN_REPEAT_CHARS) this.#systemTexts.add(key);
       if (index < this.frozen.system) out.push(part);
       // An exact repeat of a system prompt adds nothing: dropped.
       else if (!repeated || part.text.length < MIN_REPEAT_CHARS)
@@ -57,22 +59,23 @@ class Compactor {
   private remember(part: Part): Part {
     if (part.type === 'tool_result') {
       const text = resultText(part);
-      if (text !== undefined && text.length >= MIN_REPEAT_CHARS && !this.#results.has(text))
-        this.#results.set(text, part.callId);
+      const key = text !== undefined && text.length >= MIN_REPEAT_CHARS ? contentKey(text) : undefined;
+      if (key !== undefined && !this.#results.has(key)) this.#results.set(key, part.callId);
     }
     return part;
   }
 
   private part(part: Part): Part {
     if (part.type === 'text') {
-      if (part.text.length >= MIN_REPEAT_CHARS && this.#systemTexts.has(part.text))
+      if (part.text.length >= MIN_REPEAT_CHARS && this.#systemTexts.has(contentKey(part.text)))
         return { ...part, text: '[The system prompt again: left out by the gateway.]' };
       return sameText(part, compactText(part.text));
     }
     if (part.type !== 'tool_result') return part;
     const text = resultText(part);
     if (text !== undefined && text.length >= MIN_REPEAT_CHARS) {
-      const first = this.#results.get(text);
+      const key = contentKey(text);
+      const first = this.#results.get(key);
       if (first !== undefined)
         return {
           ...part,
@@ -83,7 +86,7 @@ class Compactor {
             },
           ],
         };
-      this.#results.set(text, part.callId);
+      this.#results.set(key, part.callId);
     }
     let changed = false;
     const content = part.content.map((item) => {
