@@ -3,7 +3,7 @@ import { isAppError } from '@app/http-kit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessControl, RoutePlan, Router } from '../contracts.ts';
 import { appliedState } from './applied.ts';
-import { distinctFallbacks, ignoredFallbackInputs, resolveFallbacks } from './fallbacks.ts';
+import { distinctFallbacks, FALLBACKS_HEADER, ignoredFallbackInputs, resolveFallbacks } from './fallbacks.ts';
 import type { PipelineDeps } from './prepare-call.ts';
 import type { UpstreamCall } from './upstream-call.ts';
 
@@ -34,6 +34,8 @@ export function resolvePlan(
  * primary's header inputs, before anything is reserved; repeats of an earlier attempt are
  * dropped, and they and an overridden header are reported in X-Gateway-Ignored.
  */
+const NO_FALLBACKS: readonly RoutePlan[] = [];
+
 export function resolveFallbackPlans(
   router: Router,
   request: FastifyRequest,
@@ -41,6 +43,8 @@ export function resolveFallbackPlans(
   models: readonly string[] | undefined,
   inputs: Readonly<Record<string, string | string[] | undefined>>,
 ): readonly RoutePlan[] {
+  // Almost every request names no fallback: nothing to resolve, compare or report.
+  if (models === undefined && request.headers[FALLBACKS_HEADER] === undefined) return NO_FALLBACKS;
   const resolved = resolveFallbacks(router, models, request.headers, inputs);
   const { kept, dropped } = distinctFallbacks(primary, resolved);
   const ignored = ignoredFallbackInputs(models, request.headers, dropped);
