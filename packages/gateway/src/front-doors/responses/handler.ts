@@ -48,9 +48,9 @@ export function responsesHandler(deps: FrontDoorDeps) {
     };
 
     return runCall(deps, input, async (call) => {
-      if (body.stream !== true) return respondJson(call, request);
+      if (body.stream !== true) return respondJson(call, request, body);
       const options = { keepAliveMs: deps.upstream.config.streamKeepAliveMs };
-      return (await respondStream(call, options)) ? reply : undefined;
+      return (await respondStream(call, body, options)) ? reply : undefined;
     });
   };
 }

@@ -93,7 +93,7 @@ const RESPONSE_EXAMPLE = {
   ],
   usage: {
     input_tokens: 6,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
     output_tokens: 2,
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: 8,

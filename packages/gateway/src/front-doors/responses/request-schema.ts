@@ -24,6 +24,8 @@ export const ResponsesRequestSchema = Type.Object(
     instructions: nullable(Type.String({ description: 'A system prompt' })),
     stream: nullable(Type.Boolean()),
     tools: Type.Optional(Type.Array(Type.Object({ type: Type.String() }, open))),
+    // Unknown, as `input`: the upstream or the translation checks it; the answer echoes it.
+    tool_choice: Type.Optional(Type.Unknown({ description: 'Echoed in the response; "auto" when absent' })),
     max_output_tokens: nullable(
       Type.Integer({ minimum: 1, description: 'Output limit, reasoning included' }),
     ),

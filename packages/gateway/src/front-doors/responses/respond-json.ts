@@ -3,22 +3,38 @@ import { type JsonObject, openAIResponses } from '@app/provider-adapters';
 import type { FastifyRequest } from 'fastify';
 import { completeJson } from '../../pipeline/complete-json.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
+import type { ResponsesRequestBody } from './request-schema.ts';
 
 /** `resp_` + the gateway's request id: a response id for answers of other APIs. */
 export function responseId(request: FastifyRequest): string {
   return `resp_${request.id.replace(/[^A-Za-z0-9]/g, '')}`;
 }
 
+/** The envelope of an encoded answer: its id, the gateway's model, and the request's tools echoed. */
+export function responseEnvelope(
+  request: FastifyRequest,
+  body: ResponsesRequestBody,
+  model: string,
+): openAIResponses.ResponseEnvelope {
+  return {
+    id: responseId(request),
+    model,
+    createdAt: Math.floor(Date.now() / 1000),
+    tools: body.tools,
+    toolChoice: body.tool_choice,
+  };
+}
+
 /** Resolves to the response to send, or undefined when the client has gone away. */
 export async function respondJson(
   call: UpstreamCall,
   request: FastifyRequest,
+  body: ResponsesRequestBody,
 ): Promise<JsonObject | undefined> {
   const completed = await completeJson(call, request);
   if (!completed) return undefined;
   const { response, native } = completed;
   const model = call.init.plan.model;
-  if (native) return { ...native.body, model };
-  const envelope = { id: responseId(request), model, createdAt: Math.floor(Date.now() / 1000) };
-  return openAIResponses.encodeResponse(response, envelope);
+  if (native) return { ...openAIResponses.withCacheWriteTokens(native.body), model };
+  return openAIResponses.encodeResponse(response, responseEnvelope(request, body, model));
 }

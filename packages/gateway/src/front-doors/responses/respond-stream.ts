@@ -11,7 +11,8 @@ import {
   type StreamDialect,
 } from '../../pipeline/stream-session.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
-import { responseId } from './respond-json.ts';
+import type { ResponsesRequestBody } from './request-schema.ts';
+import { responseEnvelope } from './respond-json.ts';
 
 export interface StreamOptions {
   readonly keepAliveMs: number;
@@ -31,19 +32,17 @@ function nativeEvent(event: NativeEvent, model: string): { text: string; chars: 
   const name = event.event ?? String(event.data.type);
   if (FAILURES.has(name)) return { text: '', chars: 0 };
   const data: JsonObject = isJsonObject(event.data.response)
-    ? { ...event.data, response: { ...event.data.response, model } }
+    ? { ...event.data, response: { ...openAIResponses.withCacheWriteTokens(event.data.response), model } }
     : event.data;
   const delta = DELTAS.has(name) && typeof data.delta === 'string' ? data.delta.length : 0;
   return { text: openAIResponses.formatResponsesEvent({ event: name, data }), chars: delta };
 }
 
-function responsesDialect(call: UpstreamCall): StreamDialect {
+function responsesDialect(call: UpstreamCall, body: ResponsesRequestBody): StreamDialect {
   const { plan, reply } = call.init;
-  const encoder = new openAIResponses.ResponsesEventEncoder({
-    id: responseId(reply.request),
-    model: plan.model,
-    createdAt: Math.floor(Date.now() / 1000),
-  });
+  const encoder = new openAIResponses.ResponsesEventEncoder(
+    responseEnvelope(reply.request, body, plan.model),
+  );
   const format = (events: openAIResponses.ResponsesSseEvent[]) =>
     events.map(openAIResponses.formatResponsesEvent).join('');
   return {
@@ -68,6 +67,10 @@ function responsesDialect(call: UpstreamCall): StreamDialect {
  * Commits the SSE response, after which the stream runs on its own, or throws an AppError
  * before committing. Resolves to false when the client left before anything was sent.
  */
-export function respondStream(call: UpstreamCall, options: StreamOptions): Promise<boolean> {
-  return stream(call, options, responsesDialect(call));
+export function respondStream(
+  call: UpstreamCall,
+  body: ResponsesRequestBody,
+  options: StreamOptions,
+): Promise<boolean> {
+  return stream(call, options, responsesDialect(call, body));
 }

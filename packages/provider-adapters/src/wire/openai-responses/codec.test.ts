@@ -18,6 +18,7 @@ import { encodeResponse } from './encode-response.ts';
 import { formatResponsesEvent, ResponsesEventEncoder } from './encode-stream.ts';
 import { responsesBody } from './request.ts';
 import { createResponsesStreamTranslator } from './stream.ts';
+import { usageFromResponses, usageToResponses, withCacheWriteTokens } from './usage.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -152,7 +153,7 @@ describe('Responses streams', () => {
       const upstream = lastResponse(text);
       const ours = lastResponse(encode(decode(text)));
       assert.equal(ours.status, 'completed');
-      assert.deepEqual(ours.usage, upstream.usage);
+      assert.deepEqual(ours.usage, withCacheWriteTokens(upstream).usage);
       const strip = (items: unknown) =>
         (withoutIds(items) as JsonObject[]).map(({ logprobs: _l, ...item }) =>
           item.type === 'message'
@@ -213,13 +214,26 @@ describe('Responses streams', () => {
 });
 
 describe('Responses objects', () => {
+  test('usage: cache writes are read (metering) and written; a forwarded usage without them gets 0', () => {
+    const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 4, cache_write_tokens: 6 } };
+    const read = usageFromResponses(usage);
+    assert.deepEqual([read?.cachedReadTokens, read?.cacheWriteTokens], [4, 6]);
+    assert.deepEqual(read && usageToResponses(read).input_tokens_details, usage.input_tokens_details);
+    const older = { id: 'resp_1', usage: { input_tokens: 3, input_tokens_details: { cached_tokens: 1 } } };
+    assert.deepEqual(withCacheWriteTokens(older).usage, {
+      input_tokens: 3,
+      input_tokens_details: { cached_tokens: 1, cache_write_tokens: 0 },
+    });
+    assert.deepEqual(withCacheWriteTokens({ id: 'resp_2', usage: null }), { id: 'resp_2', usage: null });
+  });
+
   test('decode then encode keeps items, usage and status; length is incomplete', () => {
     const upstream = lastResponse(fixture('tool-call-stream.fixture.sse'));
     const decoded = decodeResponse(upstream);
     assert.equal(decoded.finishReason, 'tool_calls');
     const encoded = encodeResponse(decoded, ENVELOPE);
     assert.deepEqual(withoutIds(encoded.output), withoutIds(upstream.output));
-    assert.deepEqual(encoded.usage, upstream.usage);
+    assert.deepEqual(encoded.usage, withCacheWriteTokens(upstream).usage);
     const cut = encodeResponse({ ...decoded, finishReason: 'length' }, ENVELOPE);
     assert.deepEqual([cut.status, cut.incomplete_details], ['incomplete', { reason: 'max_output_tokens' }]);
   });

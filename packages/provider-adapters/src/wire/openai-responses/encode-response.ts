@@ -98,8 +98,8 @@ export function responseObject(
     previous_response_id: null,
     service_tier: tierName(fields.tier),
     store: false,
-    tool_choice: 'auto',
-    tools: [],
+    tool_choice: envelope.toolChoice ?? 'auto',
+    tools: envelope.tools ?? [],
     usage: fields.usage === undefined ? null : usageToResponses(fields.usage),
     metadata: {},
   };

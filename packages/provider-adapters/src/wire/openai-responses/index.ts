@@ -12,4 +12,4 @@ export {
 export { responsesBody } from './request.ts';
 export { createResponsesStreamTranslator, ResponsesStreamDecoder, responsesStreamFailure } from './stream.ts';
 export { RESPONSES_API, type ResponseEnvelope } from './types.ts';
-export { usageFromResponses, usageToResponses } from './usage.ts';
+export { usageFromResponses, usageToResponses, withCacheWriteTokens } from './usage.ts';

@@ -12,4 +12,8 @@ export interface ResponseEnvelope {
   readonly model: string;
   /** Seconds since the epoch. */
   readonly createdAt: number;
+  /** The request's `tools` as sent, echoed as OpenAI echoes them (none when absent). */
+  readonly tools?: readonly unknown[] | undefined;
+  /** The request's `tool_choice` as sent ("auto" when absent). */
+  readonly toolChoice?: unknown;
 }

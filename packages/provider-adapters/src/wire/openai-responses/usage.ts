@@ -13,7 +13,7 @@ export function usageFromResponses(usage: unknown): Usage | undefined {
   return {
     inputTokens: tokenCount(usage.input_tokens),
     cachedReadTokens: tokenCount(input.cached_tokens),
-    cacheWriteTokens: 0,
+    cacheWriteTokens: tokenCount(input.cache_write_tokens),
     outputTokens: tokenCount(usage.output_tokens),
     reasoningTokens: tokenCount(output.reasoning_tokens),
     webSearchRequests: 0,
@@ -23,9 +23,26 @@ export function usageFromResponses(usage: unknown): Usage | undefined {
 export function usageToResponses(usage: Usage): JsonObject {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cachedReadTokens },
+    input_tokens_details: {
+      cached_tokens: usage.cachedReadTokens,
+      cache_write_tokens: usage.cacheWriteTokens,
+    },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
     total_tokens: usage.inputTokens + usage.outputTokens,
   };
+}
+
+/**
+ * A forwarded response object whose usage lacks `input_tokens_details.cache_write_tokens` (OpenAI's
+ * schema requires it; upstreams that predate it leave it out) gets 0, meaning none reported; what
+ * the upstream did report is kept. A response without usage is returned as it came.
+ */
+export function withCacheWriteTokens(response: JsonObject): JsonObject {
+  const usage = response.usage;
+  if (!isJsonObject(usage)) return response;
+  const details = isJsonObject(usage.input_tokens_details) ? usage.input_tokens_details : {};
+  if (typeof details.cache_write_tokens === 'number') return response;
+  const input_tokens_details = { cached_tokens: 0, ...details, cache_write_tokens: 0 };
+  return { ...response, usage: { ...usage, input_tokens_details } };
 }
