@@ -28,12 +28,17 @@ const DELTAS = new Set([
   'response.function_call_arguments.delta',
 ]);
 
-function nativeEvent(event: NativeEvent, model: string): { text: string; chars: number } {
+function nativeEvent(
+  event: NativeEvent,
+  model: string,
+  encoder: openAIResponses.ResponsesEventEncoder,
+): { text: string; chars: number } {
   const name = event.event ?? String(event.data.type);
   if (FAILURES.has(name)) return { text: '', chars: 0 };
   const data: JsonObject = isJsonObject(event.data.response)
     ? { ...event.data, response: { ...openAIResponses.withCacheWriteTokens(event.data.response), model } }
     : event.data;
+  encoder.forwarded(data);
   const delta = DELTAS.has(name) && typeof data.delta === 'string' ? data.delta.length : 0;
   return { text: openAIResponses.formatResponsesEvent({ event: name, data }), chars: delta };
 }
@@ -46,7 +51,7 @@ function responsesDialect(call: UpstreamCall, body: ResponsesRequestBody): Strea
   const format = (events: openAIResponses.ResponsesSseEvent[]) =>
     events.map(openAIResponses.formatResponsesEvent).join('');
   return {
-    native: (event) => nativeEvent(event, plan.model),
+    native: (event) => nativeEvent(event, plan.model, encoder),
     encode: (event) => format(encoder.encode(event)),
     // response.completed is itself an event (native, or encoded from `done`).
     terminator: '',

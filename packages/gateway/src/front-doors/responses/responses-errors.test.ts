@@ -133,8 +133,15 @@ describe('upstream failures', () => {
       assert.doesNotMatch(text, /internal\.example|sim-node/);
       const error = all.at(-2)?.data.error as { code: string; message: string };
       assert.equal(error.code, 'upstream_error');
-      const failed = all.at(-1)?.data.response as { status: string; error: { code: string } };
-      assert.deepEqual([failed.status, failed.error.code], ['failed', 'upstream_error']);
+      // The failure continues the forwarded stream: its numbering, its response, a listed code.
+      const numbers = all.map((event) => event.data.sequence_number);
+      assert.deepEqual(
+        numbers,
+        all.map((_, index) => index),
+      );
+      const failed = all.at(-1)?.data.response as { id: string; status: string; error: { code: string } };
+      const created = all[0]?.data.response as { id: string };
+      assert.deepEqual([failed.id, failed.status, failed.error.code], [created.id, 'failed', 'server_error']);
 
       const stream = client.responses.stream({
         model: `gpt-5.4-mini@${provider}`,

@@ -104,6 +104,34 @@ function openAIStream(writes: boolean): string {
   ]);
 }
 
+/** A few events, then OpenAI's `error` event: a failure mid-stream. */
+const failingStream = sse([
+  [
+    'response.created',
+    { type: 'response.created', sequence_number: 0, response: openAIResponse('in_progress', false) },
+  ],
+  [
+    'response.output_text.delta',
+    {
+      type: 'response.output_text.delta',
+      sequence_number: 1,
+      output_index: 0,
+      item_id: 'msg_up1',
+      delta: 'o',
+    },
+  ],
+  [
+    'error',
+    {
+      type: 'error',
+      sequence_number: 2,
+      code: 'server_error',
+      message: 'boom on node-7.internal',
+      param: null,
+    },
+  ],
+]);
+
 function answer(request: IncomingMessage, response: ServerResponse, body: Json): void {
   const streaming = body.stream === true;
   const send = (text: string): void => {
@@ -112,6 +140,7 @@ function answer(request: IncomingMessage, response: ServerResponse, body: Json):
   };
   if (request.url?.endsWith('/messages'))
     return send(streaming ? anthropicStream : JSON.stringify(anthropicJson));
+  if (streaming && body.input === 'fail') return send(failingStream);
   const writes = JSON.stringify(body.input).includes('writes');
   send(streaming ? openAIStream(writes) : JSON.stringify(openAIResponse('completed', writes)));
 }
@@ -234,4 +263,29 @@ describe('tools and tool_choice are echoed on translated answers', () => {
     const completed = streamed(stream.body).get('response.completed');
     assert.deepEqual([completed?.tools, completed?.tool_choice], [[], 'auto']);
   });
+});
+
+test('forwarded (OpenAI) failing mid-stream: error and response.failed continue its numbering and response', async () => {
+  const { status, body } = await post({ model: 'gpt-5.4-mini@developer', input: 'fail', stream: true });
+  assert.equal(status, 200, body);
+  const events = body
+    .split('\n\n')
+    .filter((block) => block.startsWith('event: '))
+    .map((block) => JSON.parse(block.split('\n')[1]?.slice(6) ?? '{}') as Json);
+  assert.deepEqual(
+    events.map((event) => [event.type, event.sequence_number]),
+    [
+      ['response.created', 0],
+      ['response.output_text.delta', 1],
+      ['error', 2],
+      ['response.failed', 3],
+    ],
+  );
+  const failed = events[3]?.response as { id: string; status: string; model: string; error: Json };
+  assert.deepEqual(
+    [failed.id, failed.status, failed.model],
+    ['resp_up1', 'failed', 'gpt-5.4-mini-2026-03-17'],
+  );
+  assert.equal(failed.error.code, 'server_error');
+  assert.doesNotMatch(body, /internal/);
 });

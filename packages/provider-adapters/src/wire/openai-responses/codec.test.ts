@@ -213,6 +213,39 @@ describe('Responses streams', () => {
   });
 });
 
+describe('Responses failure events', () => {
+  const failure = (code: string) => ({ code, message: 'm', type: 'server_error' });
+  const failedCode = (events: ReadonlyArray<{ data: JsonObject }>) =>
+    (events.at(-1)?.data.response as { error: { code: string } }).error.code;
+
+  test('response.error.code is a listed code; the error event keeps the gateway’s', () => {
+    const events = new ResponsesEventEncoder(ENVELOPE).fail(failure('upstream_error'));
+    assert.equal((events[0]?.data.error as JsonObject).code, 'upstream_error');
+    assert.equal(failedCode(events), 'server_error');
+    assert.equal(
+      failedCode(new ResponsesEventEncoder(ENVELOPE).fail(failure('rate_limit_exceeded'))),
+      'rate_limit_exceeded',
+    );
+  });
+
+  test('after forwarded events: the next sequence numbers and the forwarded response', () => {
+    const encoder = new ResponsesEventEncoder(ENVELOPE);
+    encoder.forwarded({
+      type: 'response.created',
+      sequence_number: 0,
+      response: { id: 'resp_up', output: [] },
+    });
+    encoder.forwarded({ type: 'response.output_text.delta', sequence_number: 5, delta: 'x' });
+    const events = encoder.fail(failure('upstream_error'));
+    assert.deepEqual(
+      events.map((event) => event.data.sequence_number),
+      [6, 7],
+    );
+    const response = events[1]?.data.response as JsonObject;
+    assert.deepEqual([response.id, response.status], ['resp_up', 'failed']);
+  });
+});
+
 describe('Responses objects', () => {
   test('usage: cache writes are read (metering) and written; a forwarded usage without them gets 0', () => {
     const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 4, cache_write_tokens: 6 } };

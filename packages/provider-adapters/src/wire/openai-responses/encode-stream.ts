@@ -8,7 +8,7 @@
  * `response.incomplete`) carrying the whole response with usage. Codex CLI takes its items from
  * `response.output_item.done` and needs `response.completed`; the SDK accumulates the deltas.
  */
-import type { JsonObject } from '../../json.ts';
+import { isJsonObject, type JsonObject } from '../../json.ts';
 import type { Citation } from '../../model/content.ts';
 import type { FinishReason, ServedTier, StreamEvent } from '../../model/response.ts';
 import { packToolCallId } from '../../model/tool-call-id.ts';
@@ -55,9 +55,18 @@ export interface ResponsesFailure {
   readonly param?: string | undefined;
 }
 
+/**
+ * The codes OpenAI's schema allows in `response.error.code` that a gateway failure can mean; any
+ * other code (the gateway's own, e.g. `upstream_error`) is reported there as `server_error`. The
+ * `error` event's code is free text and keeps the gateway's.
+ */
+const RESPONSE_ERROR_CODES = new Set(['server_error', 'rate_limit_exceeded']);
+
 export class ResponsesEventEncoder {
   readonly #envelope: ResponseEnvelope;
   #sequence = 0;
+  /** The last response object of a forwarded stream: a failure continues that response. */
+  #forwarded: JsonObject | undefined;
   #started = false;
   #open: OpenItem | undefined;
   readonly #output: JsonObject[] = [];
@@ -104,6 +113,15 @@ export class ResponsesEventEncoder {
     }
   }
 
+  /**
+   * An upstream event forwarded as it came: the failure events, if any, continue its sequence
+   * numbers and its response (id, output so far) rather than starting a response of their own.
+   */
+  forwarded(data: JsonObject): void {
+    if (typeof data.sequence_number === 'number') this.#sequence = data.sequence_number + 1;
+    if (isJsonObject(data.response)) this.#forwarded = data.response;
+  }
+
   /** After a failure: an `error` event (the SDK throws it), then `response.failed` (Codex reads it). */
   fail(failure: ResponsesFailure): ResponsesSseEvent[] {
     const { code, message, type, param } = failure;
@@ -115,15 +133,16 @@ export class ResponsesEventEncoder {
         error: { type, code, message, param: param ?? null },
       }),
     ];
-    const response = {
-      ...responseObject(this.#envelope, {
+    const base =
+      this.#forwarded ??
+      responseObject(this.#envelope, {
         status: 'failed',
         output: this.#output,
         usage: this.#usage,
         tier: this.#tier,
-      }),
-      error: { code, message },
-    };
+      });
+    const listed = RESPONSE_ERROR_CODES.has(code) ? code : 'server_error';
+    const response = { ...base, status: 'failed', error: { code: listed, message } };
     events.push(this.#event('response.failed', { response }));
     return events;
   }
