@@ -67,6 +67,9 @@ describe('gemini request', () => {
   });
 
   test('a function call goes back with its thoughtSignature, also when it rode in the id', () => {
+    // A real signature is base64 with +, / and =; the id that carries it must not.
+    const packed = packToolCallId('c2', 'Cs+/9w==');
+    assert.match(packed, /^[a-zA-Z0-9_-]+$/);
     const turns: Turn[] = [
       user('weather?'),
       {
@@ -79,7 +82,7 @@ describe('gemini request', () => {
             arguments: '{"city":"Paris"}',
             signature: 'SIG1',
           },
-          { type: 'tool_call', id: packToolCallId('c2', 'SIG2'), name: 'get_time', arguments: '' },
+          { type: 'tool_call', id: packed, name: 'get_time', arguments: '' },
         ],
       },
       {
@@ -88,7 +91,7 @@ describe('gemini request', () => {
           { type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: 'sunny' }] },
           {
             type: 'tool_result',
-            callId: packToolCallId('c2', 'SIG2'),
+            callId: packed,
             content: [{ type: 'text', text: '9' }],
             isError: true,
           },
@@ -103,7 +106,7 @@ describe('gemini request', () => {
           functionCall: { name: 'get_weather', args: { city: 'Paris' }, id: 'c1' },
           thoughtSignature: 'SIG1',
         },
-        { functionCall: { name: 'get_time', args: {}, id: 'c2' }, thoughtSignature: 'SIG2' },
+        { functionCall: { name: 'get_time', args: {}, id: 'c2' }, thoughtSignature: 'Cs+/9w==' },
       ],
     });
     assert.deepEqual(contents[2], {

@@ -3,7 +3,7 @@
  * `@anthropic-ai/sdk` as Claude Code and SDK users drive it: JSON, streams, a tool-use turn and
  * thinking signatures, for Claude on developer (passthrough), cloud_a (Bedrock Converse,
  * translated), cloud_b (Vertex, passthrough) and a gpt model (OpenAI, translated); usage and
- * cost equal streamed or not.
+ * cost equal streamed or not; a Gemini 3 tool call whose id carries the thought signature.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -190,6 +190,36 @@ describe('thinking through the passthrough', () => {
       const streamedThinking = answer.content.find((block) => block.type === 'thinking');
       assert.equal(streamedThinking?.type === 'thinking' && streamedThinking.signature, signature);
       assert.ok(signature.length > 20, 'signature_delta event');
+    });
+  }
+});
+
+describe('a Gemini 3 tool call through the Messages front door', () => {
+  for (const stream of [false, true]) {
+    test(`${stream ? 'streamed' : 'JSON'}: the tool_use id is valid for Anthropic and the history replays`, async () => {
+      const question = { role: 'user' as const, content: 'List the files in /work' };
+      const params = { model: 'gemini-flash@developer', max_tokens: 1024, tools: [ls], messages: [question] };
+      const first = stream
+        ? await client.messages.stream(params).finalMessage()
+        : await client.messages.create(params);
+      const call = first.content.find((block) => block.type === 'tool_use');
+      assert.ok(call && call.type === 'tool_use');
+      // The simulator's Gemini 3 signs the call like Gemini, in standard base64 (always a `=` here).
+      assert.match(call.id, /^[a-zA-Z0-9_-]+$/);
+
+      const answer = await client.messages.create({
+        ...params,
+        messages: [
+          question,
+          { role: 'assistant', content: first.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'a.txt' }] },
+        ],
+      });
+      // The simulator refuses a Gemini 3 history whose call lost its signature.
+      assert.equal(answer.stop_reason, 'end_turn');
+      const contents = t.lastUpstreamBody().contents as Array<{ parts: Array<Record<string, unknown>> }>;
+      const signed = contents[1]?.parts.find((part) => 'functionCall' in part);
+      assert.match(String(signed?.thoughtSignature), /^Cs[A-Za-z0-9+/]+=*$/, 'the signature went back');
     });
   }
 });

@@ -321,7 +321,7 @@ describe('Messages stream encoder', () => {
     );
     assert.deepEqual(out[4]?.data.content_block, {
       type: 'tool_use',
-      id: 'call_1~sig~sig',
+      id: 'call_1__sig_tc2ln',
       name: 'ls',
       input: {},
     });
