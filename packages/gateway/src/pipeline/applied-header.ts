@@ -30,7 +30,7 @@ function tokenOrString(value: string): BareItem {
 }
 
 /** Printable ASCII only: RFC 8941 strings cannot carry other bytes, so they are escaped visibly. */
-function printable(value: string): string {
+export function printable(value: string): string {
   return value.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -8,14 +8,10 @@
  *     developer;model="claude-sonnet-4-5-20250929";outcome=ok
  */
 import { type BareItem, serializeList, Token } from 'structured-headers';
+import { printable } from './applied-header.ts';
 import type { AttemptRecord } from './call-context.ts';
 
 export const ATTEMPTS_HEADER = 'x-gateway-attempts';
-
-/** Printable ASCII only: RFC 8941 strings cannot carry other bytes. */
-function printable(value: string): string {
-  return value.replace(/[^\x20-\x7e]/g, '?');
-}
 
 export function formatAttempts(attempts: readonly AttemptRecord[]): string {
   return serializeList(
