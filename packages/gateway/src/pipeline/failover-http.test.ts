@@ -4,41 +4,25 @@
  * healthy. docs/gateway/models-and-routing.md, "Failures and failover".
  */
 import assert from 'node:assert/strict';
-import type { ServerResponse } from 'node:http';
 import { describe, test, type TestContext } from 'node:test';
 import {
   type ChatTestApp,
   chatCompletionBody,
-  localUpstream,
-  startChatApp,
+  scriptedDeveloper,
+  type UpstreamScript,
 } from '../front-doors/chat-completions/testing.ts';
-
-type Script = (response: ServerResponse, hit: number) => void;
 
 async function gateway(
   t: TestContext,
-  script: Script,
+  script: UpstreamScript,
 ): Promise<{ gateway: ChatTestApp; hits: () => number }> {
-  let hits = 0;
-  const url = await localUpstream(t, (request, response) => {
-    request.resume();
-    request.on('end', () => script(response, ++hits));
-  });
-  const app = await startChatApp({
-    behaviour: { firstTokenDelayMs: 0, tokenDelayMs: 0 },
-    // The most budget: every new automatic choice goes to developer first.
-    allocations: { developer: 1_000, cloud_c: 100 },
-    editUpstreams: (file) => {
-      const developer = file.providers.developer;
-      if (developer) developer.vendors.openai = { adapter: 'openai-compatible', baseUrl: url };
-    },
-  });
-  t.after(() => app.close());
-  return { gateway: app, hits: () => hits };
+  // The most budget: every new automatic choice goes to developer first.
+  const { app, hits } = await scriptedDeveloper(t, script, { developer: 1_000, cloud_c: 100 });
+  return { gateway: app, hits };
 }
 
 const status =
-  (code: number, headers: Record<string, string> = {}): Script =>
+  (code: number, headers: Record<string, string> = {}): UpstreamScript =>
   (response) =>
     response
       .writeHead(code, { 'content-type': 'application/json', ...headers })

@@ -6,30 +6,19 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
-import { type ChatTestApp, localUpstream, startChatApp } from '../front-doors/chat-completions/testing.ts';
+import {
+  type ChatTestApp,
+  scriptedDeveloper,
+  type UpstreamScript,
+} from '../front-doors/chat-completions/testing.ts';
 
-async function gateway(t: TestContext): Promise<{ app: ChatTestApp; hits: () => number }> {
-  let hits = 0;
-  const url = await localUpstream(t, (request, response) => {
-    request.resume();
-    request.on('end', () => {
-      hits += 1;
-      response
-        .writeHead(500, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: 'failed with 500', type: 'server_error' } }));
-    });
-  });
-  const app = await startChatApp({
-    behaviour: { firstTokenDelayMs: 0, tokenDelayMs: 0 },
-    // No cloud_b allocation: a Claude model pinned there cannot be reserved for.
-    allocations: { developer: 100, cloud_c: 100 },
-    editUpstreams: (file) => {
-      const developer = file.providers.developer;
-      if (developer) developer.vendors.openai = { adapter: 'openai-compatible', baseUrl: url };
-    },
-  });
-  t.after(() => app.close());
-  return { app, hits: () => hits };
+function gateway(t: TestContext): Promise<{ app: ChatTestApp; hits: () => number }> {
+  const fail: UpstreamScript = (response) =>
+    response
+      .writeHead(500, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: 'failed with 500', type: 'server_error' } }));
+  // No cloud_b allocation: a Claude model pinned there cannot be reserved for.
+  return scriptedDeveloper(t, fail, { developer: 100, cloud_c: 100 });
 }
 
 function post(app: ChatTestApp, body: Record<string, unknown>, headers: Record<string, string> = {}) {

@@ -4,7 +4,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -225,4 +225,34 @@ export function sseEvents(text: string): Array<{ comment: string } | { data: unk
  */
 export function anthropicClient(baseURL: string, token: string): Anthropic {
   return new Anthropic({ baseURL, authToken: token, apiKey: null, maxRetries: 0 });
+}
+
+/** How a scripted upstream answers its `hit`-th request (counted from 1). */
+export type UpstreamScript = (response: ServerResponse, hit: number) => void;
+
+/**
+ * The gateway with `developer`'s OpenAI-family endpoint replaced by a local OpenAI-compatible
+ * server answering `script`; the other providers stay simulated (instant tokens). Failover and
+ * fallback tests give `developer` the most budget so that automatic choices go there first.
+ */
+export async function scriptedDeveloper(
+  t: TestContext,
+  script: UpstreamScript,
+  allocations: Partial<Record<ProviderId, number>>,
+): Promise<{ app: ChatTestApp; hits: () => number }> {
+  let hits = 0;
+  const url = await localUpstream(t, (request, response) => {
+    request.resume();
+    request.on('end', () => script(response, ++hits));
+  });
+  const app = await startChatApp({
+    behaviour: { firstTokenDelayMs: 0, tokenDelayMs: 0 },
+    allocations,
+    editUpstreams: (file) => {
+      const developer = file.providers.developer;
+      if (developer) developer.vendors.openai = { adapter: 'openai-compatible', baseUrl: url };
+    },
+  });
+  t.after(() => app.close());
+  return { app, hits: () => hits };
 }
