@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   APPLIED_HEADER,
   COMPRESSION_HEADER,
+  type CompressionReport,
   formatApplied,
   formatCompression,
   formatIgnored,
@@ -21,6 +22,16 @@ export type { AppliedState } from './call-context.ts';
 /** What the request decided so far for its headers (kept on its CallContext). */
 export function appliedState(request: FastifyRequest): AppliedState {
   return callContext(request).applied;
+}
+
+/**
+ * Records what compression did. A fallback (past the work budget) means the prompt went as
+ * sent, so the options say compression=off; call again after replacing the options.
+ */
+export function noteCompression(applied: AppliedState, report: CompressionReport | undefined): void {
+  applied.compression = report;
+  if (report !== undefined && 'fallback' in report && applied.options)
+    applied.options = { ...applied.options, compression: 'off' };
 }
 
 /**

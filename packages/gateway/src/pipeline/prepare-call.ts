@@ -32,6 +32,7 @@ import {
   tokenizerFor,
   type WorkLimits,
 } from '../compression/index.ts';
+import { noteCompression } from './applied.ts';
 import type { AppliedState, CallContext } from './call-context.ts';
 import { CallOutcome } from './call-outcome.ts';
 import { selectAndReserve } from './select-and-reserve.ts';
@@ -215,12 +216,11 @@ function compressed(
     ...(limits ? { limits } : {}),
   });
   if ('fallback' in result) {
-    // Past the work budget the prompt goes as sent, and the headers say so: compression=off.
-    applied.compression = result;
-    if (applied.options) applied.options = { ...applied.options, compression: 'off' };
+    // Past the work budget the prompt goes as sent, and the headers say so.
+    noteCompression(applied, result);
     return asSent;
   }
-  applied.compression = { before: result.before, after: result.after };
+  noteCompression(applied, { before: result.before, after: result.after });
   return { source: compressedSource(input.source.source, result.request), decode: () => result.request };
 }
 

@@ -15,8 +15,8 @@ import { compress, compressedSource, tokenizerFor } from '../../compression/inde
 import type { AccessControl, Compression, RoutePlan, Router } from '../../contracts.ts';
 import { gatewayErrors } from '../../errors.ts';
 import { resolvePlan } from '../../pipeline/answer.ts';
-import { workLimits } from '../../pipeline/prepare-call.ts';
-import { type AppliedState, appliedState } from '../../pipeline/applied.ts';
+import { type PipelineDeps, workLimits } from '../../pipeline/prepare-call.ts';
+import { type AppliedState, appliedState, noteCompression } from '../../pipeline/applied.ts';
 import { CountCall } from '../../pipeline/count-call.ts';
 import type { Upstream } from '../../upstream/index.ts';
 import {
@@ -37,7 +37,7 @@ export interface CountDeps {
   readonly upstream: Upstream;
   /** Router reports still running after their response was sent. */
   readonly pending: Set<Promise<unknown>>;
-  readonly compression?: { readonly targetRatio?: number | undefined };
+  readonly compression?: PipelineDeps['compression'];
 }
 
 function decoded(decode: () => ModelRequest): ModelRequest {
@@ -73,11 +73,10 @@ async function compressedBody(
     ...(limits ? { limits } : {}),
   });
   if ('fallback' in result) {
-    applied.compression = result;
-    applied.options = { ...(applied.options ?? plan.options), compression: 'off' };
+    noteCompression(applied, result);
     return input.body;
   }
-  applied.compression = { before: result.before, after: result.after };
+  noteCompression(applied, { before: result.before, after: result.after });
   const source = compressedSource(client.source, result.request);
   return (source?.body ?? input.body) as CountTokensRequestBody;
 }
@@ -103,11 +102,9 @@ export function countTokensHandler(deps: CountDeps) {
       let count: number | undefined;
       if (call && adapter?.countTokens) {
         applied.provider = call.selection.provider;
+        applied.options = call.selection.options;
         // Past the work budget the body was counted as sent: compression=off, as on /v1/messages.
-        const fellBack = applied.compression !== undefined && 'fallback' in applied.compression;
-        applied.options = fellBack
-          ? { ...call.selection.options, compression: 'off' }
-          : call.selection.options;
+        noteCompression(applied, applied.compression);
         const { source } = messagesSource(sent, betas);
         count = await call.count(adapter, adapter.countTokens, request, source);
       }
