@@ -180,3 +180,48 @@ describe('session ids are client input', () => {
     assert.equal((await line(response)).session, longest);
   });
 });
+
+describe("the coding agents' own headers", () => {
+  test('Claude Code (Messages) and Codex (Responses) sessions are read from the headers they send', async (t) => {
+    const { chat, line } = await sessionGateway(t);
+    const claudeCode = await chat.app.inject({
+      method: 'POST',
+      url: '/v1/messages?beta=true',
+      headers: chat.headers({
+        'anthropic-version': '2023-06-01',
+        'anthropic-beta': 'claude-code-20250219',
+        'x-app': 'cli',
+        'x-claude-code-session-id': 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+      }),
+      payload: { model: 'claude-haiku', max_tokens: 200, messages: [{ role: 'user', content: 'hi' }] },
+    });
+    assert.equal(claudeCode.statusCode, 200, claudeCode.body);
+    assert.equal((await line(claudeCode)).session, 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f');
+    // Codex sends session-id and thread-id (the same conversation) and a per-request id.
+    const codex = await chat.app.inject({
+      method: 'POST',
+      url: '/v1/responses',
+      headers: chat.headers({
+        originator: 'codex_exec',
+        'session-id': '019a4b5c-codex-session',
+        'thread-id': '019a4b5c-codex-thread',
+        'x-client-request-id': '019a4b5c-codex-request',
+      }),
+      payload: { model: 'gpt-5.4@cloud_c', input: 'hi', stream: true, store: false },
+    });
+    assert.equal(codex.statusCode, 200, codex.body);
+    assert.equal((await line(codex)).session, '019a4b5c-codex-session', 'session-id is preferred');
+    const threadOnly = await chat.app.inject({
+      method: 'POST',
+      url: '/v1/responses',
+      headers: chat.headers({ originator: 'codex_exec', 'thread-id': '019a4b5c-codex-thread' }),
+      payload: { model: 'gpt-5.4@cloud_c', input: 'hi', stream: true, store: false },
+    });
+    assert.equal((await line(threadOnly)).session, '019a4b5c-codex-thread');
+    const rows = await chat.settledUsage(3);
+    assert.deepEqual(
+      rows.map((row) => row.session_id),
+      ['c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', '019a4b5c-codex-session', '019a4b5c-codex-thread'],
+    );
+  });
+});

@@ -112,8 +112,16 @@ test('two instances sharing Redis keep one provider per agent session', { skip }
   assert.ok('redis' in shared);
   await shared.redis.set(cyUserKey, 'cloud_a', 'PX', 60_000);
   assert.equal(await providerUsed(b, tokens.cy), 'cloud_a', "B follows cy's choice");
-  assert.equal(await providerUsed(b, tokens.cy, 'session-1'), 'cloud_b', "B keeps A's choice for the session");
-  assert.equal(await providerUsed(a, tokens.cy, 'session-2'), 'cloud_a', "a new session starts on cy's choice");
+  assert.equal(
+    await providerUsed(b, tokens.cy, 'session-1'),
+    'cloud_b',
+    "B keeps A's choice for the session",
+  );
+  assert.equal(
+    await providerUsed(a, tokens.cy, 'session-2'),
+    'cloud_a',
+    "a new session starts on cy's choice",
+  );
   assert.equal(await providerUsed(b, tokens.cy, 'session-2'), 'cloud_a', "B keeps A's choice for session-2");
   assert.equal(
     await providerUsed(c, tokens.cy, 'session-2'),

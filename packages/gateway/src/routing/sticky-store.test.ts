@@ -31,7 +31,7 @@ test('memory store: drop only removes the choice it names', async () => {
   assert.equal(await store.get(key), undefined);
 });
 
-test('memory store: a session has its own choice beside the user\'s', async () => {
+test("memory store: a session has its own choice beside the user's", async () => {
   const clock = manualClock();
   const store = memoryStickyStore({ idleMs: HOUR, now: clock.now });
   await store.set(key, 'cloud_a');
