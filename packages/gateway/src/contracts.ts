@@ -121,6 +121,8 @@ export interface Reservation {
   readonly principal: Principal;
   readonly provider: ProviderId;
   readonly amountMicros: Micros;
+  /** The agent session the request belongs to (RoutePlan.session), written on its ledger row. */
+  readonly session?: string | undefined;
 }
 
 export interface UsageRecord {
@@ -150,12 +152,14 @@ export interface Ledger {
     principal: Principal;
     provider: ProviderId;
     estimateMicros: Micros;
+    session?: string | undefined;
   }): Promise<Reservation>;
   /** The same, resolving to undefined when the bucket cannot cover the estimate. */
   tryReserve(input: {
     principal: Principal;
     provider: ProviderId;
     estimateMicros: Micros;
+    session?: string | undefined;
   }): Promise<Reservation | undefined>;
   /** Replaces the reservation by the real cost and writes one usage-ledger row. */
   settle(reservation: Reservation, usage: UsageRecord): Promise<void>;
@@ -217,6 +221,11 @@ export interface RoutePlan {
    * whose vendor announced its end; sent with the answer. Undefined for every other model.
    */
   readonly lifecycleHeaders?: Readonly<Record<string, string>> | undefined;
+  /**
+   * The coding agent's session (routing/session.ts): recorded with the request and kept on one
+   * provider while it serves. Undefined without a session header or with a refused value.
+   */
+  readonly session?: string | undefined;
 }
 
 export interface Selection {
@@ -239,9 +248,10 @@ export interface Router {
    */
   resolve(model: string, headers: Readonly<Record<string, string | string[] | undefined>>): RoutePlan;
   /**
-   * Picks the provider: the explicit one (never replaced), else the sticky one for
-   * (user, project, family) if still usable, else the best usable one (serves the model,
-   * accepts the options and needed capabilities, circuit closed, budget left).
+   * Picks the provider: the explicit one (never replaced), else the session's sticky one if the
+   * plan has a session, else the sticky one for (user, project, family), each if still usable,
+   * else the best usable one (serves the model, accepts the options and needed capabilities,
+   * circuit closed, budget left).
    */
   select(
     plan: RoutePlan,

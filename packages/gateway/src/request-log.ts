@@ -47,6 +47,7 @@ export function gatewayRequestLogFields(request: FastifyRequest): Record<string,
   put('userId', known?.caller?.userId);
   put('project', known?.caller?.projectSlug);
   put('tokenId', known?.caller?.tokenId);
+  put('session', known?.session);
   put('model', model);
   put('servedModel', applied.model);
   put('provider', applied.provider);

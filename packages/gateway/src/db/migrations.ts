@@ -292,6 +292,19 @@ const adminKeys: Migration = {
   },
 };
 
+/**
+ * The coding agent's session on each usage row (routing/session.ts), so spend can be read per
+ * session. Nullable: most requests have none, and older rows keep null.
+ */
+const usageSession: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('usage').addColumn('session_id', 'text').execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.alterTable('usage').dropColumn('session_id').execute();
+  },
+};
+
 /** Every schema change of the gateway, in order. Never edit one that has shipped. */
 export const gatewayMigrations: Record<string, Migration> = {
   '0001_access': access0001,
@@ -300,4 +313,5 @@ export const gatewayMigrations: Record<string, Migration> = {
   '0004_audit_events': auditEvents,
   '0005_budget_leases': budgetLeases,
   '0006_admin_keys': adminKeys,
+  '0007_usage_session': usageSession,
 };

@@ -76,6 +76,8 @@ export interface UsageTable {
   reason: string | null;
   created_at: string;
   settled_at: string | null;
+  /** The coding agent's session id (routing/session.ts); null without one. */
+  session_id: Generated<string | null>;
 }
 
 /** A user's identity at an OpenID Connect provider; (issuer, subject) is the match key. */

@@ -26,6 +26,7 @@ const rowOf = (principal: Principal, i: number): UsageRow => [
   i % 2 === 0 ? null : 'NULL',
   `2026-11-24T00:00:00.${String(i % 1000).padStart(3, '0')}Z`,
   '2026-11-24T00:00:01.000Z',
+  i % 4 === 0 ? null : `session-${i}`,
 ];
 
 describe('batch statements on sqlite', () => {
@@ -35,7 +36,7 @@ describe('batch statements on sqlite', () => {
     const rows = Array.from({ length: 300 }, (_, i) => rowOf(principal, i));
     const inserts = statements.insertUsage(rows);
     assert.deepEqual(
-      inserts.map((q) => q.parameters.length / 14),
+      inserts.map((q) => q.parameters.length / 15),
       [256, 32, 8, 4],
     );
     assert.equal(statements.insertUsage(rows.slice(0, 4))[0]?.sql, inserts[3]?.sql);
@@ -88,6 +89,7 @@ for (const { engine, skip } of testEngines()) {
           'reason',
           'created_at',
           'settled_at',
+          'session_id',
         ])
         .orderBy('prompt_tokens')
         .execute();

@@ -18,6 +18,7 @@ export type UsageRow = readonly [
   reason: string | null,
   createdAt: string,
   settledAt: string,
+  sessionId: string | null,
 ];
 
 const USAGE_COLUMNS = [
@@ -35,6 +36,7 @@ const USAGE_COLUMNS = [
   'reason',
   'created_at',
   'settled_at',
+  'session_id',
 ] as const;
 
 /** The PostgreSQL type of each column of USAGE_COLUMNS, for the arrays `unnest` takes apart. */
@@ -53,9 +55,10 @@ const PG_TYPES = [
   'text',
   'text',
   'text',
+  'text',
 ];
 
-/** Largest SQLite INSERT, in rows: 14 x 256 bound values, far below SQLite's 32,766. */
+/** Largest SQLite INSERT, in rows: 15 x 256 bound values, far below SQLite's 32,766. */
 const SQLITE_MAX_ROWS = 256;
 
 /**

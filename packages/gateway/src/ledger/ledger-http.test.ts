@@ -206,6 +206,44 @@ for (const { engine, skip } of testEngines()) {
   });
 }
 
+for (const { engine, skip } of testEngines()) {
+  describe(`the agent session on each ledger row on ${engine}`, { skip }, () => {
+    let t: LedgerApp;
+    before(async () => {
+      t = await ledgerApp({ engine, slug: 'sessions', allocations: { developer: 5, cloud_c: 3 } });
+    });
+    after(() => t.close());
+
+    const chat = (headers: Record<string, string>, extra: Record<string, unknown> = {}) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { ...bearer(t.token), ...headers },
+        payload: { model: 'gpt-5.4', messages: [{ role: 'user', content: 'hi' }], max_tokens: 50, ...extra },
+      });
+
+    it('charged, failed-over and session-less rows', async () => {
+      const session = '4f1c2a9e-0d7b-4c1e-9b7a-2f0e8d6c5b41';
+      assert.equal((await chat({ 'x-claude-code-session-id': session })).statusCode, 200);
+      // Every provider fails: one error row per attempt, each with the session.
+      const failed = await chat({ 'session-id': 'codex-1' }, { x_simulator: { fail_status: 500 } });
+      assert.equal(failed.statusCode, 502, failed.body);
+      assert.equal((await chat({})).statusCode, 200);
+      await ledgersSettled();
+      const rows = await t.isolated.database.db
+        .selectFrom('usage')
+        .select(['status', 'session_id'])
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        rows.map((row) => [row.status, row.session_id]),
+        [['ok', session], ...rows.slice(1, -1).map(() => ['error', 'codex-1']), ['ok', null]],
+      );
+      assert.ok(rows.length >= 4, 'the failed request tried more than one provider');
+    });
+  });
+}
+
 describe('ledger configuration', () => {
   it('is read from GATEWAY_LEDGER_* and refused with the variable named when invalid', () => {
     const config = loadGatewayConfig({

@@ -128,7 +128,7 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
     }
     const id = `${instanceId}:${++sequence}`;
     open.set(id, { bucket, amount, createdAt: clock.iso() });
-    return { id, principal, provider, amountMicros: amount };
+    return { id, principal, provider, amountMicros: amount, session: input.session };
   }
 
   async function reserve(input: Parameters<Ledger['reserve']>[0]): Promise<Reservation> {
@@ -178,6 +178,7 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
       fields.reason ?? null,
       entry.createdAt,
       clock.iso(),
+      reservation.session ?? null,
     ]);
   }
 

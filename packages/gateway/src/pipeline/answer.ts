@@ -3,6 +3,7 @@ import { isAppError } from '@app/http-kit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessControl, RoutePlan, Router } from '../contracts.ts';
 import { appliedState } from './applied.ts';
+import { callContext } from './call-context.ts';
 import { distinctFallbacks, FALLBACKS_HEADER, ignoredFallbackInputs, resolveFallbacks } from './fallbacks.ts';
 import type { PipelineDeps } from './prepare-call.ts';
 import type { UpstreamCall } from './upstream-call.ts';
@@ -21,7 +22,9 @@ export function resolvePlan(
   inputs: Readonly<Record<string, string | string[] | undefined>>,
 ): RoutePlan {
   const plan = router.resolve(model, inputs);
-  const applied = appliedState(request);
+  const context = callContext(request);
+  if (plan.session !== undefined) context.facts.session = plan.session;
+  const applied = context.applied;
   applied.model = plan.model;
   applied.options = plan.options;
   applied.ignored = plan.ignored;

@@ -24,6 +24,8 @@ export interface AppliedState {
 
 export interface RequestFacts {
   caller?: Pick<Principal, 'userId' | 'projectSlug' | 'tokenId'>;
+  /** The coding agent's session id (RoutePlan.session), already bounded and checked. */
+  session?: string;
   charged?: Pick<UsageRecord, 'promptTokens' | 'completionTokens' | 'costMicros'>;
   /** Milliseconds from sending the upstream request to its response headers (the last attempt). */
   upstreamMs?: number;

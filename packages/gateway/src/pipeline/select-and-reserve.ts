@@ -52,6 +52,7 @@ export async function selectAndReserve(
       principal: input.principal,
       provider: selection.provider,
       estimateMicros,
+      session: input.plan.session,
     });
     if (reservation) return { selection, reservation };
     // Another provider may still have budget; the router says so by selecting again (or by

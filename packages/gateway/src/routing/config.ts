@@ -21,6 +21,12 @@ export const RoutingConfigSchema = Type.Object(
       default: 3600,
       description: 'A sticky provider choice expires after this long without use',
     }),
+    stickyMaxEntries: Type.Integer({
+      minimum: 1,
+      default: 100_000,
+      description:
+        'Most sticky choices (users and agent sessions) kept in process; the least recently used go first',
+    }),
     breakerFailures: Type.Integer({
       minimum: 1,
       default: 5,
@@ -42,6 +48,7 @@ export const ROUTING_ENV: EnvMapping = {
   catalogPath: 'GATEWAY_CATALOG_PATH',
   upstreamsPath: 'GATEWAY_UPSTREAMS_PATH',
   stickyIdleSeconds: 'GATEWAY_STICKY_IDLE_SECONDS',
+  stickyMaxEntries: 'GATEWAY_STICKY_MAX_ENTRIES',
   breakerFailures: 'GATEWAY_BREAKER_FAILURES',
   breakerCooldownMs: 'GATEWAY_BREAKER_COOLDOWN_MS',
 };

@@ -15,6 +15,7 @@ test('routing settings come from their environment variables', () => {
     GATEWAY_CATALOG_PATH: '/etc/gw/models.json',
     GATEWAY_UPSTREAMS_PATH: '/etc/gw/upstreams.json',
     GATEWAY_STICKY_IDLE_SECONDS: '120',
+    GATEWAY_STICKY_MAX_ENTRIES: '500',
     GATEWAY_BREAKER_FAILURES: '7',
     GATEWAY_BREAKER_COOLDOWN_MS: '1500',
   });
@@ -22,11 +23,13 @@ test('routing settings come from their environment variables', () => {
     catalogPath: '/etc/gw/models.json',
     upstreamsPath: '/etc/gw/upstreams.json',
     stickyIdleSeconds: 120,
+    stickyMaxEntries: 500,
     breakerFailures: 7,
     breakerCooldownMs: 1500,
   });
   assert.deepEqual(loadGatewayConfig({}).routing, {
     stickyIdleSeconds: 3600,
+    stickyMaxEntries: 100_000,
     breakerFailures: 5,
     breakerCooldownMs: 30_000,
   });

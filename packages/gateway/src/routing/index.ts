@@ -101,7 +101,7 @@ export async function createRouting(deps: RoutingDeps): Promise<Routing> {
         warn: (err, message) => deps.log.warn({ err }, message),
         now,
       })
-    : memoryStickyStore({ idleMs, now });
+    : memoryStickyStore({ idleMs, now, maxEntries: deps.config.stickyMaxEntries });
   let bus: HealthBus | undefined;
   const breakers = new CircuitBreakers({
     failures: deps.config.breakerFailures,

@@ -16,6 +16,7 @@ import {
 import { gatewayErrors } from '../errors.ts';
 import type { Catalog, CatalogModel, Offer } from './catalog.ts';
 import { isRetired, modelRetired } from './catalog-lifecycle.ts';
+import { sessionOf } from './session.ts';
 import {
   type AcceptedWords,
   checkProvider,
@@ -174,6 +175,9 @@ export function resolvePlan(catalog: Catalog, requested: string, headers: Header
   const provider = explicitProvider(model, suffix, chosen.choice, headers, { requested, ignored });
   const offer = provider === undefined ? undefined : model.offers.get(provider);
   const options = resolveOptions({ model, offer, chosen, headers, requested, ignored });
+  const session = sessionOf(headers);
+  // A refused session id is reported by the header it came in, never echoed.
+  if (session && 'refused' in session) ignored.push(`session=${session.refused}`);
   return {
     requested,
     model: model.id,
@@ -185,5 +189,6 @@ export function resolvePlan(catalog: Catalog, requested: string, headers: Header
     contextWindow: model.contextWindow,
     maxOutputTokens: model.maxOutputTokens,
     lifecycleHeaders: model.lifecycle?.headers,
+    session: session && 'session' in session ? session.session : undefined,
   };
 }

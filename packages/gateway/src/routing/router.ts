@@ -117,6 +117,10 @@ function unavailable(reason: string, retryAfterMs?: number) {
   return gatewayErrors.create('provider_unavailable', { reason }, headers ? { headers } : {});
 }
 
+function stickyKey(principal: Principal, family: string, session: string | undefined): StickyKey {
+  return { userId: principal.userId, projectId: principal.projectId, family, session };
+}
+
 export function createRouter(deps: RouterDeps): Router {
   const { catalog, upstreams, breakers, sticky, ledger } = deps;
   // The catalog and the endpoints are fixed for the router's life, so each model's candidates
@@ -214,15 +218,48 @@ export function createRouter(deps: RouterDeps): Router {
     const healthy = fitting.filter((c) => breakers.allows(c.endpoint.key));
     if (healthy.length === 0)
       throw unavailable(`Every provider of ${model.id} is failing right now; retry later.`);
-    const key = { userId: principal.userId, projectId: principal.projectId, family: plan.family };
-    // The sticky choice is kept without reading balances: the reservation that follows checks
-    // the bucket atomically anyway, and when it fails the chat path excludes the provider and
-    // asks again. This keeps a database read off the common path.
-    const current = await sticky.get(key);
-    const kept = healthy.find((c) => c.offer.provider === current && !exclude.includes(current));
-    const chosen = kept ?? (await chooseAnew(healthy, exclude, principal, key));
+    const chosen = await stickyChoice(healthy, exclude, principal, plan);
     breakers.acquire(chosen.endpoint.key);
     return selectionOf(chosen, plan);
+  }
+
+  /**
+   * A stored choice is kept without reading balances: the reservation that follows checks the
+   * bucket atomically anyway, and when it fails the chat path excludes the provider and asks
+   * again. This keeps a database read off the common path.
+   */
+  async function storedChoice(key: StickyKey, healthy: Candidate[], exclude: readonly ProviderId[]) {
+    const current = await sticky.get(key);
+    if (current === undefined || exclude.includes(current)) return undefined;
+    return healthy.find((c) => c.offer.provider === current);
+  }
+
+  /**
+   * Without a session: the user's choice, else a fresh one that becomes it. With one: the
+   * session's own choice while it is usable; else the user's choice (or a fresh one, which
+   * becomes the user's too), which becomes the session's. So a new session starts where the
+   * user's work is, and a session that moved stays where it moved, whatever the user's does.
+   */
+  async function stickyChoice(
+    healthy: Candidate[],
+    exclude: readonly ProviderId[],
+    principal: Principal,
+    plan: RoutePlan,
+  ): Promise<Candidate> {
+    const userKey = stickyKey(principal, plan.family, undefined);
+    if (plan.session === undefined)
+      return (
+        (await storedChoice(userKey, healthy, exclude)) ??
+        (await chooseAnew(healthy, exclude, principal, userKey))
+      );
+    const sessionKey = stickyKey(principal, plan.family, plan.session);
+    const ofSession = await storedChoice(sessionKey, healthy, exclude);
+    if (ofSession) return ofSession;
+    const chosen =
+      (await storedChoice(userKey, healthy, exclude)) ??
+      (await chooseAnew(healthy, exclude, principal, userKey));
+    await sticky.set(sessionKey, chosen.offer.provider);
+    return chosen;
   }
 
   return {
@@ -245,10 +282,9 @@ export function createRouter(deps: RouterDeps): Router {
       if (endpoint) breakers.record(endpoint.key, outcome);
       const failed = outcome !== 'ok' && outcome !== 'client';
       if (failed && plan.explicitProvider === undefined) {
-        await sticky.drop(
-          { userId: principal.userId, projectId: principal.projectId, family: plan.family },
-          selection.provider,
-        );
+        await sticky.drop(stickyKey(principal, plan.family, undefined), selection.provider);
+        if (plan.session !== undefined)
+          await sticky.drop(stickyKey(principal, plan.family, plan.session), selection.provider);
       }
     },
   };

@@ -53,21 +53,33 @@ before(async () => {
     });
   tokens.ada = (await seed('ada@example.com')).token;
   tokens.bob = (await seed('bob@example.com')).token;
+  const cy = await seed('cy@example.com');
+  tokens.cy = cy.token;
+  cyUserKey = `sticky:${cy.principal.userId}:${cy.principal.projectId}:claude-haiku`;
   bump = () =>
     setAllocation(isolated.database.db, { slug: 'apollo', provider: 'cloud_b', usd: 50 }).then(() => {});
 });
 after(() => cleanup());
 
 const tokens: Record<string, string> = {};
+let cyUserKey = '';
 let bump: () => Promise<void> = async () => {};
 
 /** The provider the gateway used, from X-Gateway-Applied. */
-async function providerUsed(app: App | undefined, token: string | undefined): Promise<string> {
+async function providerUsed(
+  app: App | undefined,
+  token: string | undefined,
+  session?: string,
+): Promise<string> {
   assert.ok(app && token);
   const response = await app.inject({
     method: 'POST',
     url: '/v1/chat/completions',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      ...(session === undefined ? {} : { 'x-claude-code-session-id': session }),
+    },
     payload: { model: 'claude-haiku', messages: [{ role: 'user', content: 'hello' }] },
   });
   assert.equal(response.statusCode, 200, response.body);
@@ -89,5 +101,31 @@ test('two instances sharing Redis keep one provider per (user, project, family)'
     await providerUsed(c, tokens.ada),
     'cloud_b',
     'an instance without the shared store chooses anew',
+  );
+});
+
+test('two instances sharing Redis keep one provider per agent session', { skip }, async () => {
+  const [a, b, c] = instances;
+  // After the bump above, cloud_b has the most budget: the fresh choice for cy.
+  assert.equal(await providerUsed(a, tokens.cy, 'session-1'), 'cloud_b', 'fresh choice on A');
+  // cy's own choice moves to cloud_a (as another instance's failover would move it).
+  assert.ok('redis' in shared);
+  await shared.redis.set(cyUserKey, 'cloud_a', 'PX', 60_000);
+  assert.equal(await providerUsed(b, tokens.cy), 'cloud_a', "B follows cy's choice");
+  assert.equal(
+    await providerUsed(b, tokens.cy, 'session-1'),
+    'cloud_b',
+    "B keeps A's choice for the session",
+  );
+  assert.equal(
+    await providerUsed(a, tokens.cy, 'session-2'),
+    'cloud_a',
+    "a new session starts on cy's choice",
+  );
+  assert.equal(await providerUsed(b, tokens.cy, 'session-2'), 'cloud_a', "B keeps A's choice for session-2");
+  assert.equal(
+    await providerUsed(c, tokens.cy, 'session-2'),
+    'cloud_b',
+    'an instance without the shared store chooses anew (most budget), not cloud_a',
   );
 });

@@ -31,6 +31,43 @@ test('memory store: drop only removes the choice it names', async () => {
   assert.equal(await store.get(key), undefined);
 });
 
+test("memory store: a session has its own choice beside the user's", async () => {
+  const clock = manualClock();
+  const store = memoryStickyStore({ idleMs: HOUR, now: clock.now });
+  await store.set(key, 'cloud_a');
+  await store.set({ ...key, session: 's-1' }, 'cloud_b');
+  assert.equal(await store.get(key), 'cloud_a');
+  assert.equal(await store.get({ ...key, session: 's-1' }), 'cloud_b');
+  assert.equal(await store.get({ ...key, session: 's-2' }), undefined);
+  await store.drop({ ...key, session: 's-1' }, 'cloud_b');
+  assert.equal(await store.get(key), 'cloud_a', 'dropping the session leaves the user choice');
+});
+
+test('memory store: at most maxEntries choices; the least recently used one goes first', async () => {
+  const clock = manualClock();
+  const store = memoryStickyStore({ idleMs: HOUR, now: clock.now, maxEntries: 3 });
+  const session = (id: string) => ({ ...key, session: id });
+  await store.set(session('a'), 'cloud_a');
+  await store.set(session('b'), 'cloud_b');
+  await store.set(session('c'), 'cloud_c');
+  assert.equal(await store.get(session('a')), 'cloud_a', 'a is used again: b is now the oldest');
+  await store.set(session('d'), 'developer');
+  assert.equal(await store.get(session('b')), undefined, 'evicted');
+  for (const [id, provider] of [
+    ['a', 'cloud_a'],
+    ['c', 'cloud_c'],
+    ['d', 'developer'],
+  ] as const)
+    assert.equal(await store.get(session(id)), provider, id);
+  await store.set(session('c'), 'cloud_a');
+  assert.equal(await store.get(session('a')), 'cloud_a', 'replacing an entry evicts nothing');
+  // Many sessions: the map never holds more than its bound.
+  for (let i = 0; i < 1_000; i++) await store.set(session(`many-${i}`), 'cloud_b');
+  let kept = 0;
+  for (let i = 0; i < 1_000; i++) if ((await store.get(session(`many-${i}`))) !== undefined) kept++;
+  assert.equal(kept, 3);
+});
+
 const shared = testRedis();
 const skip = 'skip' in shared ? shared.skip : undefined;
 after(() => {
@@ -104,6 +141,20 @@ test(
     assert.equal(await shared.redis.get('sticky:5:6:gpt'), null);
   },
 );
+
+test('redis store: a session is its own key with the idle TTL', { skip }, async () => {
+  if (!('redis' in shared)) return;
+  const clock = manualClock();
+  const store = redisStickyStore(shared.redis, { idleMs: 60_000, now: clock.now });
+  const mine = { userId: 7, projectId: 8, family: 'gpt', session: '0b7e-uuid' };
+  await store.set(mine, 'cloud_c');
+  assert.equal(await shared.redis.get('sticky:7:8:gpt:s:0b7e-uuid'), 'cloud_c');
+  const ttl = await shared.redis.pttl('sticky:7:8:gpt:s:0b7e-uuid');
+  assert.ok(ttl > 55_000 && ttl <= 60_000, String(ttl));
+  assert.equal(await store.get({ ...mine, session: undefined }), undefined, 'not the user key');
+  await store.drop(mine, 'cloud_c');
+  assert.equal(await shared.redis.get('sticky:7:8:gpt:s:0b7e-uuid'), null);
+});
 
 test('resilient store: a failing store means no stickiness, not a failed request; warnings are throttled', async () => {
   const clock = manualClock();

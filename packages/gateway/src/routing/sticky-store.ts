@@ -1,7 +1,7 @@
 /**
- * Where the sticky provider choice per (user, project, family) lives. In process by default;
- * in Redis when the gateway has one, so every instance keeps the same choice. Both expire a
- * choice after `idleMs` without use.
+ * Where the sticky provider choices live: one per (user, project, family), and one per agent
+ * session of it. In process by default; in Redis when the gateway has one, so every instance
+ * keeps the same choice. Both expire a choice after `idleMs` without use.
  */
 import type { Redis } from '@app/db';
 import { isProviderId, type ProviderId } from '../contracts.ts';
@@ -10,6 +10,8 @@ export interface StickyKey {
   readonly userId: number;
   readonly projectId: number;
   readonly family: string;
+  /** The agent session (routing/session.ts): its own choice, beside the user's. */
+  readonly session?: string | undefined;
 }
 
 export interface StickyStore {
@@ -21,12 +23,25 @@ export interface StickyStore {
   close(): Promise<void>;
 }
 
+/** Session ids are printable ASCII without space (session.ts): the `:s:` part cannot be forged. */
 function keyText(key: StickyKey): string {
-  return `sticky:${key.userId}:${key.projectId}:${key.family}`;
+  const base = `sticky:${key.userId}:${key.projectId}:${key.family}`;
+  return key.session === undefined ? base : `${base}:s:${key.session}`;
 }
 
-/** Entries expire lazily on read and in a sweep every `idleMs`, so the map cannot grow forever. */
-export function memoryStickyStore(options: { idleMs: number; now: () => number }): StickyStore {
+/**
+ * Entries expire lazily on read and in a sweep every `idleMs`. Sessions are client-made and
+ * unbounded in number, so the map also holds at most `maxEntries`: it is kept in order of last
+ * use (a read moves its entry to the end) and a new entry past the bound evicts the least
+ * recently used one. An evicted choice is only an optimisation lost: it is chosen anew.
+ */
+export function memoryStickyStore(options: {
+  idleMs: number;
+  now: () => number;
+  /** GATEWAY_STICKY_MAX_ENTRIES; an entry is ~250 bytes, so the default 100,000 is ~25 MB. */
+  maxEntries?: number;
+}): StickyStore {
+  const maxEntries = options.maxEntries ?? 100_000;
   const entries = new Map<string, { provider: ProviderId; usedAt: number }>();
   let sweptAt = options.now();
   const sweep = (now: number) => {
@@ -45,12 +60,20 @@ export function memoryStickyStore(options: { idleMs: number; now: () => number }
         return undefined;
       }
       entry.usedAt = now;
+      entries.delete(text);
+      entries.set(text, entry);
       return entry.provider;
     },
     async set(key, provider) {
       const now = options.now();
       sweep(now);
-      entries.set(keyText(key), { provider, usedAt: now });
+      const text = keyText(key);
+      entries.delete(text);
+      if (entries.size >= maxEntries) {
+        const oldest = entries.keys().next();
+        if (!oldest.done) entries.delete(oldest.value);
+      }
+      entries.set(text, { provider, usedAt: now });
     },
     async drop(key, provider) {
       const text = keyText(key);
