@@ -7,13 +7,15 @@
  *     --repo <owner/name> --path <path in repo> --commit <sha> --date <YYYY-MM-DD> [--origin <text>]
  *
  * <vendor> is a key of ROOTS below; the document is the JSON file as the source repository holds
- * it (read from a clone, e.g. `git -C <clone> show <commit>:<path> > document.json`).
+ * it (read from a clone, e.g. `git -C <clone> show <commit>:<path> > document.json`), or for a
+ * vendor published as protocol buffers (PROTO_FILES) the root of a checkout of its .proto files.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { format, resolveConfig } from 'prettier';
+import { protoDocument } from './proto-schemas.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -28,15 +30,23 @@ export const ROOTS: Readonly<Record<string, readonly string[]>> = {
     'ErrorResponse',
   ],
   anthropic: ['Message', 'MessageStreamEvent', 'ErrorResponse', 'BetaCountMessageTokensResponse'],
+  // generateContent's answer is also each streamGenerateContent chunk.
+  gemini: ['GenerateContentResponse', 'CountTokensResponse', 'ErrorResponse'],
+};
+
+/** Vendors published as protocol buffers: the .proto files to read (with their imports) from a checkout. */
+const PROTO_FILES: Readonly<Record<string, readonly string[]>> = {
+  gemini: ['google/ai/generativelanguage/v1beta/generative_service.proto'],
 };
 
 /**
- * Where the document is narrower than the live API it describes, the property made nullable,
- * with the reason; recorded in the committed file's header so the difference stays visible.
+ * Where the document is narrower than the live API it describes: the property made nullable, or
+ * added with its schema, and why; recorded in the committed file's header so it stays visible.
  */
 export interface Correction {
   readonly schema: string;
   readonly property: string;
+  readonly add?: Json;
   readonly reason: string;
 }
 
@@ -48,6 +58,19 @@ export const CORRECTIONS: Readonly<Record<string, readonly Correction[]>> = {
       reason:
         'OpenAI sends "usage": null in the response of response.created, response.in_progress and ' +
         'response.failed before usage is known; the document types usage as an object only',
+    },
+  ],
+  gemini: [
+    {
+      schema: 'GenerateContentResponse.UsageMetadata',
+      property: 'trafficType',
+      add: {
+        type: 'string',
+        enum: ['ON_DEMAND', 'ON_DEMAND_PRIORITY', 'ON_DEMAND_FLEX', 'PROVISIONED_THROUGHPUT'],
+      },
+      reason:
+        'The Gemini API reports the tier that served a request in usageMetadata.trafficType (its ' +
+        'service tier guide); the v1beta protos do not carry the field yet',
     },
   ],
 };
@@ -134,9 +157,15 @@ export function convert(node: Json, self: string): Json {
   return node.nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
 }
 
-/** Makes `property` nullable wherever `schema` (or a member of its allOf) defines it. */
+/** Makes `property` nullable wherever `schema` (or a member of its allOf) defines it, or adds it. */
 function applyCorrection(defs: JsonObject, correction: Correction): void {
   const schema = defs[correction.schema];
+  if (correction.add !== undefined) {
+    const properties = isObject(schema) ? schema.properties : undefined;
+    if (!isObject(properties)) throw new Error(`correction: ${correction.schema} has no properties`);
+    properties[correction.property] = correction.add;
+    return;
+  }
   const parts = isObject(schema) && Array.isArray(schema.allOf) ? [schema, ...schema.allOf] : [schema];
   let applied = false;
   for (const part of parts) {
@@ -202,10 +231,15 @@ async function main(): Promise<void> {
   const [vendor, file] = positionals;
   const { repo, path, commit, date, origin } = values;
   if (!vendor || !file || !repo || !path || !commit || !date) {
-    console.error('usage: extract-schemas.ts <vendor> <document.json> --repo R --path P --commit C --date D');
+    console.error(
+      'usage: extract-schemas.ts <vendor> <document.json | proto root> --repo R --path P --commit C --date D',
+    );
     process.exit(2);
   }
-  const document = JSON.parse(readFileSync(file, 'utf8')) as JsonObject;
+  const protos = PROTO_FILES[vendor];
+  const document = (
+    protos ? protoDocument(file, protos) : JSON.parse(readFileSync(file, 'utf8'))
+  ) as JsonObject;
   const result = extract(document, vendor, { repo, path, commit, date, ...(origin ? { origin } : {}) });
   const target = join(SCHEMAS_DIR, `${vendor}.json`);
   // Formatted as the repository's `prettier --check` wants it, so a refresh lints clean.

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setRateLimits } from '../../access/admin.ts';
 import { type ChatTestApp, startChatApp } from '../chat-completions/testing.ts';
-import { DOORS, type Door, FAMILIES, invalidBody, parseSse, type Turn } from './testing.ts';
+import { DOORS, type Door, FAMILIES, gemini, invalidBody, parseSse, type Turn } from './testing.ts';
 import { check, schemaFile } from './validator.ts';
 
 type Json = Record<string, unknown>;
@@ -31,14 +31,25 @@ before(async () => {
 });
 after(() => Promise.all([ok.close(), failing.close(), throttled.close()]));
 
-async function send(app: ChatTestApp, door: Door, payload: Json, headers?: Record<string, string>) {
+/** Asks `door` of the gateway for `model`'s answer (streamed or not) to `payload`. */
+async function send(
+  app: ChatTestApp,
+  door: Door,
+  [model, payload, stream]: readonly [string, Json, boolean],
+  headers?: Record<string, string>,
+) {
   const response = await app.app.inject({
     method: 'POST',
-    url: door.url,
+    url: door.path(model, stream),
     headers: headers ?? app.headers(),
     payload,
   });
   return { status: response.statusCode, body: response.body };
+}
+
+/** `send`'s request for a turn: the model, the door's body, whether streamed. */
+function ask(door: Door, model: string, turn: Turn, stream: boolean): readonly [string, Json, boolean] {
+  return [model, door.body(model, turn, stream), stream];
 }
 
 /** Fails with every schema error, naming what was checked. */
@@ -64,13 +75,13 @@ for (const door of DOORS) {
     for (const { family, model } of FAMILIES) {
       for (const turn of ['text', 'tool'] as const satisfies readonly Turn[]) {
         test(`${family}, ${turn} turn: the JSON answer${door.streams ? ' and every stream event' : ''}`, async () => {
-          const json = await send(ok, door, door.body(model, turn, false));
+          const json = await send(ok, door, ask(door, model, turn, false));
           assert.equal(json.status, 200, json.body);
           const answer = JSON.parse(json.body) as Json;
           conforms(door, door.answer, answer, 'the answer');
           if (turn === 'tool') assert.ok(door.calledTool(answer), `no tool call in ${json.body}`);
           if (!door.streams) return;
-          const stream = await send(ok, door, door.body(model, turn, true));
+          const stream = await send(ok, door, ask(door, model, turn, true));
           assert.equal(stream.status, 200, stream.body);
           streamConforms(door, stream.body, 'the stream');
         });
@@ -81,12 +92,12 @@ for (const door of DOORS) {
   describe(`${door.name}: error envelopes`, () => {
     test('400 for an invalid body, 401 for a bad token, 404 for an unknown model', async () => {
       const cases = [
-        [400, await send(ok, door, invalidBody(door))],
+        [400, await send(ok, door, ['gpt-5.4-mini', invalidBody(door), false])],
         [
           401,
-          await send(ok, door, door.body('gpt-5.4-mini', 'text', false), { authorization: 'Bearer nope' }),
+          await send(ok, door, ask(door, 'gpt-5.4-mini', 'text', false), { authorization: 'Bearer nope' }),
         ],
-        [404, await send(ok, door, door.body('no-such-model', 'text', false))],
+        [404, await send(ok, door, ask(door, 'no-such-model', 'text', false))],
       ] as const;
       for (const [expected, answer] of cases) {
         assert.equal(answer.status, expected, answer.body);
@@ -96,11 +107,11 @@ for (const door of DOORS) {
 
     for (const { family, model } of door.metered ? FAMILIES : []) {
       test(`${family}: a provider's 429${door.streams ? ', and a failure after the stream started' : ''}`, async () => {
-        const refused = await send(throttled, door, door.body(model, 'text', false));
+        const refused = await send(throttled, door, ask(door, model, 'text', false));
         assert.equal(refused.status, 429, refused.body);
         conforms(door, door.error, JSON.parse(refused.body), 'the 429 envelope');
         if (!door.streams) return;
-        const broken = await send(failing, door, door.body(model, 'text', true));
+        const broken = await send(failing, door, ask(door, model, 'text', true));
         assert.equal(broken.status, 200, broken.body);
         const events = streamConforms(door, broken.body, 'the failed stream');
         assert.ok(
@@ -114,27 +125,65 @@ for (const door of DOORS) {
   });
 }
 
+describe('the Gemini API as the simulator speaks it: the schema a Gemini front door will be held to', () => {
+  const door = gemini('/gemini/v1beta');
+  const model = 'gemini-3.5-flash';
+  async function direct(app: ChatTestApp, turn: Turn, stream: boolean) {
+    const response = await fetch(`${app.sim.url}${door.path(model, stream)}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-goog-api-key': app.sim.credentialEnv.SIM_GEMINI_API_KEY ?? '',
+      },
+      body: JSON.stringify(door.body(model, turn, stream)),
+    });
+    return { status: response.status, body: await response.text() };
+  }
+
+  for (const turn of ['text', 'tool'] as const) {
+    test(`${turn} turn: the JSON answer and every stream chunk`, async () => {
+      const json = await direct(ok, turn, false);
+      assert.equal(json.status, 200, json.body);
+      const answer = JSON.parse(json.body) as Json;
+      conforms(door, door.answer, answer, 'the answer');
+      if (turn === 'tool') assert.ok(door.calledTool(answer), `no function call in ${json.body}`);
+      streamConforms(door, (await direct(ok, turn, true)).body, 'the stream');
+    });
+  }
+
+  test("a 429, and a failure after the stream started, in Google's error envelope", async () => {
+    const refused = await direct(throttled, 'text', false);
+    assert.equal(refused.status, 429, refused.body);
+    conforms(door, door.error, JSON.parse(refused.body), 'the 429 envelope');
+    const events = streamConforms(door, (await direct(failing, 'text', true)).body, 'the failed stream');
+    assert.ok(
+      events.some((event) => 'error' in event.data),
+      'an error chunk ends it',
+    );
+  });
+});
+
 test("429 from the gateway's own rate limit, in every door's envelope", async (ctx) => {
   const gw = await startChatApp({ behaviour: INSTANT });
   ctx.after(() => gw.close());
   await setRateLimits(gw.database.db, { slug: 'apollo', scope: 'project', change: { requestsPerMinute: 1 } });
   await new Promise((resolve) => setTimeout(resolve, 1_050));
-  const first = await send(gw, DOORS[0] as Door, (DOORS[0] as Door).body('gpt-5.4-mini', 'text', false));
+  const first = await send(gw, DOORS[0] as Door, ask(DOORS[0] as Door, 'gpt-5.4-mini', 'text', false));
   assert.equal(first.status, 200, first.body);
   for (const door of DOORS.filter((each) => each.metered)) {
-    const refused = await send(gw, door, door.body('gpt-5.4-mini', 'text', false));
+    const refused = await send(gw, door, ask(door, 'gpt-5.4-mini', 'text', false));
     assert.equal(refused.status, 429, `${door.name}: ${refused.body}`);
     conforms(door, door.error, JSON.parse(refused.body), `${door.name}: the 429 envelope`);
   }
 });
 
 test('each vendored schema file records its source and commit', () => {
-  for (const vendor of new Set(DOORS.map((door) => door.vendor))) {
+  for (const vendor of new Set([...DOORS.map((door) => door.vendor), 'gemini'])) {
     const { source, roots } = schemaFile(vendor);
     assert.match(String(source.repo), /^[\w.-]+\/[\w.-]+$/);
     assert.match(String(source.commit), /^[0-9a-f]{40}$/);
     assert.ok(String(source.path).length > 0);
-    for (const door of DOORS.filter((each) => each.vendor === vendor))
+    for (const door of [...DOORS, gemini('')].filter((each) => each.vendor === vendor))
       assert.ok(
         roots.includes(door.answer) && roots.includes(door.error),
         `${door.name}'s roots are extracted`,

@@ -17,7 +17,8 @@ export type Turn = 'text' | 'tool';
 
 export interface Door {
   readonly name: string;
-  readonly url: string;
+  /** The request path for this model, JSON or streamed (Gemini's name the model and the method). */
+  path(model: string, stream: boolean): string;
   /** The schema file (vendor) its answers are checked against. */
   readonly vendor: string;
   /** Schema of the JSON answer. */
@@ -46,7 +47,7 @@ const PARAMETERS = { type: 'object', properties: { path: { type: 'string' } }, r
 /** Splits an SSE body into its events (comments and `[DONE]` left out). */
 export function parseSse(text: string): SseEvent[] {
   const events: SseEvent[] = [];
-  for (const block of text.split('\n\n')) {
+  for (const block of text.replace(/\r\n/g, '\n').split('\n\n')) {
     let name: string | undefined;
     const data: string[] = [];
     for (const line of block.split('\n')) {
@@ -69,7 +70,7 @@ function namesMatchTypes(events: readonly SseEvent[]): string[] {
 
 const chatCompletions: Door = {
   name: 'chat completions',
-  url: '/v1/chat/completions',
+  path: () => '/v1/chat/completions',
   vendor: 'openai',
   answer: 'CreateChatCompletionResponse',
   error: 'ErrorResponse',
@@ -101,7 +102,7 @@ function responseOf(event: SseEvent | undefined): Json | undefined {
 
 const responses: Door = {
   name: 'responses',
-  url: '/v1/responses',
+  path: () => '/v1/responses',
   vendor: 'openai',
   answer: 'Response',
   error: 'ErrorResponse',
@@ -147,7 +148,7 @@ function anthropicBody(model: string, turn: Turn): Json {
 
 const messages: Door = {
   name: 'messages',
-  url: '/v1/messages',
+  path: () => '/v1/messages',
   vendor: 'anthropic',
   answer: 'Message',
   error: 'ErrorResponse',
@@ -173,7 +174,7 @@ const messages: Door = {
 
 const countTokens: Door = {
   name: 'count_tokens',
-  url: '/v1/messages/count_tokens',
+  path: () => '/v1/messages/count_tokens',
   vendor: 'anthropic',
   answer: 'BetaCountMessageTokensResponse',
   error: 'ErrorResponse',
@@ -184,6 +185,37 @@ const countTokens: Door = {
   calledTool: () => true,
   streamRules: () => [],
 };
+
+/**
+ * The Gemini API (generateContent, streamGenerateContent with `alt=sse`) under `prefix`: the
+ * simulator's `/gemini/v1beta` today; the gateway's Gemini front door joins DOORS as
+ * `gemini('/v1beta')` (the name given as the model, e.g. `claude-sonnet@cloud_a`).
+ */
+export function gemini(prefix: string): Door {
+  return {
+    name: 'gemini generateContent',
+    path: (model, stream) =>
+      `${prefix}/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+    vendor: 'gemini',
+    answer: 'GenerateContentResponse',
+    error: 'ErrorResponse',
+    streams: true,
+    metered: true,
+    body: (_model, turn) => ({
+      contents: [{ role: 'user', parts: [{ text: QUESTION }] }],
+      ...(turn === 'tool'
+        ? { tools: [{ functionDeclarations: [{ name: 'list_files', parameters: PARAMETERS }] }] }
+        : {}),
+    }),
+    // Each chunk of a stream is a GenerateContentResponse; a failure is Google's error envelope.
+    eventRoot: (event) => ('error' in event.data ? 'ErrorResponse' : 'GenerateContentResponse'),
+    calledTool: (answer) => {
+      const candidates = answer.candidates as Array<{ content?: { parts?: Json[] } }> | undefined;
+      return (candidates?.[0]?.content?.parts ?? []).some((part) => 'functionCall' in part);
+    },
+    streamRules: () => [],
+  };
+}
 
 export const DOORS: readonly Door[] = [chatCompletions, responses, messages, countTokens];
 
@@ -201,7 +233,7 @@ export const FAMILIES = [
 /** A body every door refuses as invalid (400) before anything is sent upstream. */
 export function invalidBody(door: Door): Json {
   if (door.vendor === 'openai')
-    return door.url.includes('chat')
+    return door.name === 'chat completions'
       ? { model: 'gpt-5.4-mini', messages: 'hi' }
       : { model: 'gpt-5.4-mini', input: 42 };
   return { model: 'claude-sonnet', max_tokens: 'many', messages: 'hi' };
