@@ -73,6 +73,21 @@ export interface ResponsesReply {
   /** `include: ["reasoning.encrypted_content"]`: the reasoning item carries it. */
   readonly encrypted: boolean;
   readonly createdAt: number;
+  /** What OpenAI's response object echoes from the request (its schema requires each). */
+  readonly echo: Item;
+}
+
+/** The request fields a response object repeats, with OpenAI's defaults when absent. */
+function echoed(body: Body): Item {
+  const number = (value: unknown, fallback: number) => (typeof value === 'number' ? value : fallback);
+  return {
+    instructions: typeof body.instructions === 'string' ? body.instructions : null,
+    metadata: object(body.metadata),
+    temperature: number(body.temperature, 1),
+    top_p: number(body.top_p, 1),
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: Array.isArray(body.tools) ? body.tools : [],
+  };
 }
 
 export function responsesReply(
@@ -91,6 +106,7 @@ export function responsesReply(
     summary: typeof summary === 'string' && summary !== 'none',
     encrypted: Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content'),
     createdAt: Math.floor(Date.now() / 1000),
+    echo: echoed(body),
   };
 }
 
@@ -158,6 +174,7 @@ function responseObject(reply: ResponsesReply, status: string, output: Item[], u
     service_tier: reply.serviceTier,
     store: false,
     usage: usage ? responsesUsage(reply.reply) : null,
+    ...reply.echo,
   };
 }
 

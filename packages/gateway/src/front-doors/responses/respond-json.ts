@@ -10,7 +10,14 @@ export function responseId(request: FastifyRequest): string {
   return `resp_${request.id.replace(/[^A-Za-z0-9]/g, '')}`;
 }
 
-/** The envelope of an encoded answer: its id, the gateway's model, and the request's tools echoed. */
+function numberOrNull(value: unknown): number | null {
+  return typeof value === 'number' ? value : null;
+}
+
+/**
+ * The envelope of an encoded answer: its id, the gateway's model, and what OpenAI's response
+ * object echoes from the request (tools, tool_choice, instructions, temperature, top_p).
+ */
 export function responseEnvelope(
   request: FastifyRequest,
   body: ResponsesRequestBody,
@@ -22,6 +29,10 @@ export function responseEnvelope(
     createdAt: Math.floor(Date.now() / 1000),
     tools: body.tools,
     toolChoice: body.tool_choice,
+    instructions: body.instructions ?? null,
+    // Read from the open body: the gateway does not check them, the upstream does.
+    temperature: numberOrNull((body as Record<string, unknown>).temperature),
+    topP: numberOrNull((body as Record<string, unknown>).top_p),
   };
 }
 

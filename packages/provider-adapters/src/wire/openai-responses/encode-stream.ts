@@ -137,7 +137,7 @@ export class ResponsesEventEncoder {
       this.#forwarded ??
       responseObject(this.#envelope, {
         status: 'failed',
-        output: this.#output,
+        output: this.#outputSoFar(),
         usage: this.#usage,
         tier: this.#tier,
       });
@@ -145,6 +145,18 @@ export class ResponsesEventEncoder {
     const response = { ...base, status: 'failed', error: { code: listed, message } };
     events.push(this.#event('response.failed', { response }));
     return events;
+  }
+
+  /**
+   * The output at a failure: items still open appear as they stand (in progress, their text so
+   * far) instead of their placeholders, which no output item schema admits.
+   */
+  #outputSoFar(): JsonObject[] {
+    const open = [this.#open, ...this.#tools.values()].filter((item) => item !== undefined);
+    return this.#output.map((item, index) => {
+      const standing = open.find((each) => each.outputIndex === index);
+      return standing && Object.keys(item).length === 0 ? this.#item(standing, false) : item;
+    });
   }
 
   #event(type: string, fields: JsonObject): ResponsesSseEvent {

@@ -16,4 +16,8 @@ export interface ResponseEnvelope {
   readonly tools?: readonly unknown[] | undefined;
   /** The request's `tool_choice` as sent ("auto" when absent). */
   readonly toolChoice?: unknown;
+  /** The request's `instructions`, `temperature` and `top_p`, echoed (null when absent: OpenAI's schema requires them). */
+  readonly instructions?: string | null | undefined;
+  readonly temperature?: number | null | undefined;
+  readonly topP?: number | null | undefined;
 }
