@@ -108,12 +108,23 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
+/**
+ * Where a front door reads the personal access token: `Authorization: Bearer`, the `x-api-key`
+ * header (Anthropic clients), the `x-goog-api-key` header or the `key` query parameter (Gemini
+ * clients). Each front door declares its own, so no API's client form reaches another API.
+ */
+export type TokenSource = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'key-query';
+
+/** What every route without its own declaration reads (the OpenAI and Anthropic front doors). */
+export const DEFAULT_TOKEN_SOURCES: readonly TokenSource[] = ['bearer', 'x-api-key'];
+
 export interface AccessControl {
   /**
-   * Checks IP restrictions and the bearer token of a `/v1/*` request. Resolves the caller or
-   * throws a catalogued AppError (401 missing/invalid/expired token, 403 IP not allowed).
+   * Checks IP restrictions and the token of a `/v1/*` request, read from the first of `sources`
+   * present (default DEFAULT_TOKEN_SOURCES). Resolves the caller or throws a catalogued
+   * AppError (401 missing/invalid/expired token, 403 IP not allowed).
    */
-  authenticate(request: FastifyRequest): Promise<Principal>;
+  authenticate(request: FastifyRequest, sources?: readonly TokenSource[]): Promise<Principal>;
 }
 
 export interface Reservation {
@@ -226,6 +237,33 @@ export interface RoutePlan {
    * provider while it serves. Undefined without a session header or with a refused value.
    */
   readonly session?: string | undefined;
+}
+
+/** One entry of the live model list (`GET /v1/models`), for front doors that list in their own shape. */
+export interface ListedModel {
+  /** The exact version, or an alias (then `aliasOf` names the version it resolves to now). */
+  readonly id: string;
+  readonly aliasOf: string | undefined;
+  readonly vendor: string;
+  readonly family: string;
+  /** Release date, Unix seconds. */
+  readonly created: number;
+  readonly contextWindow: number;
+  readonly maxOutputTokens: number;
+  /** Effort words some usable provider accepts (`none` ... `max`). */
+  readonly efforts: readonly string[];
+  readonly providers: readonly ProviderId[];
+}
+
+/** The models a caller can use now: the same live computation as GET /v1/models. */
+export interface ModelDirectory {
+  /** Exact versions, each followed by its aliases, as GET /v1/models lists them. */
+  list(principal: Principal): Promise<readonly ListedModel[]>;
+  /**
+   * One entry by exact id or alias; undefined when unknown or not usable now. Throws 410
+   * `model_retired` for a retired version.
+   */
+  retrieve(principal: Principal, name: string): Promise<ListedModel | undefined>;
 }
 
 export interface Selection {

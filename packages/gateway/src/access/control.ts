@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AccessControl, Principal } from '../contracts.ts';
+import { type AccessControl, DEFAULT_TOKEN_SOURCES, type Principal, type TokenSource } from '../contracts.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { gatewayErrors } from '../errors.ts';
 import { noteCaller } from '../request-log.ts';
@@ -30,24 +30,50 @@ function invalid(reason: string) {
   return gatewayErrors.create('gateway_invalid_token', { reason });
 }
 
-/**
- * The token from `Authorization: Bearer <token>`, or from `x-api-key: <token>` (how Anthropic
- * clients send an API key, e.g. Claude Code's ANTHROPIC_API_KEY). Authorization wins when both come.
- */
-function presentedToken(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  if (header === undefined || header.trim() === '') {
-    const key = request.headers['x-api-key'];
-    if (typeof key === 'string' && key.trim() !== '') return key.trim();
-    throw gatewayErrors.create('missing_token', {});
-  }
-  const token = bearerCredential(header);
-  if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
-  return token;
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function tokenOf(request: FastifyRequest): string {
-  const token = presentedToken(request);
+/** `?key=<token>`; a repeated `key` (an array) is no token rather than a guess between them. */
+function queryKey(request: FastifyRequest): string | undefined {
+  const key = (request.query as Readonly<Record<string, unknown>> | undefined)?.key;
+  return typeof key === 'string' && key.trim() !== '' ? key.trim() : undefined;
+}
+
+/** The credential `source` carries, or undefined when the request does not use that source. */
+function tokenFrom(request: FastifyRequest, source: TokenSource): string | undefined {
+  switch (source) {
+    case 'bearer': {
+      const header = headerValue(request, 'authorization');
+      if (header === undefined) return undefined;
+      const token = bearerCredential(header);
+      if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
+      return token;
+    }
+    case 'x-api-key':
+    case 'x-goog-api-key':
+      return headerValue(request, source);
+    case 'key-query':
+      return queryKey(request);
+  }
+}
+
+/**
+ * The token from the first of the route's sources the request uses: `Authorization: Bearer`
+ * wins over `x-api-key` (Claude Code's ANTHROPIC_API_KEY) on the default routes, and over
+ * `x-goog-api-key` and `?key=` on the Gemini routes.
+ */
+function presentedToken(request: FastifyRequest, sources: readonly TokenSource[]): string {
+  for (const source of sources) {
+    const token = tokenFrom(request, source);
+    if (token !== undefined) return token;
+  }
+  throw gatewayErrors.create('missing_token', {});
+}
+
+function tokenOf(request: FastifyRequest, sources: readonly TokenSource[]): string {
+  const token = presentedToken(request, sources);
   if (isAdminKey(token))
     throw invalid('an admin key is a credential of the admin API (/admin/v1), not of /v1');
   return token;
@@ -128,9 +154,12 @@ export function createAccessControl(
     pendingWrites.add(write);
   }
 
-  async function authenticate(request: FastifyRequest): Promise<Principal> {
+  async function authenticate(
+    request: FastifyRequest,
+    sources: readonly TokenSource[] = DEFAULT_TOKEN_SOURCES,
+  ): Promise<Principal> {
     checkAddress(request, globalRanges, 'gateway');
-    const claims = await claimsOf(tokenOf(request));
+    const claims = await claimsOf(tokenOf(request, sources));
     const state = await tokenStates.get(claims.jti);
     const refused = refusal(claims, state);
     if (refused !== undefined || !state) throw invalid(refused ?? 'unknown token');
