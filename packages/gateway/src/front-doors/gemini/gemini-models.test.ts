@@ -102,10 +102,11 @@ describe('/v1/models: one path, two APIs', () => {
   it('answers Gemini clients (x-goog-api-key, ?key=, x-goog-api-client) in Gemini shape, others in OpenAI shape', async () => {
     const openai = await get('/v1/models', t.headers());
     assert.equal(openai.json().object, 'list');
-    for (const headers of [
+    const geminiHeaders: Array<Record<string, string>> = [
       { 'x-goog-api-key': t.token },
       { ...t.headers(), 'x-goog-api-client': 'google-genai-sdk/3.1.0 gl-node/24' },
-    ]) {
+    ];
+    for (const headers of geminiHeaders) {
       const gemini = await get('/v1/models', headers);
       assert.equal(gemini.statusCode, 200);
       assert.ok(Array.isArray(gemini.json().models), JSON.stringify(headers));
