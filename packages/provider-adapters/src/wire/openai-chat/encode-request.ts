@@ -2,7 +2,7 @@
 import type { JsonObject } from '../../json.ts';
 import type { MediaSource, Part, Turn } from '../../model/content.ts';
 import type { ModelRequest, Tool, ToolChoice } from '../../model/request.ts';
-import { packToolCallId } from '../../model/tool-call-id.ts';
+import { packedCallIds, packToolCallId } from '../../model/tool-call-id.ts';
 import { WireDecodeError } from './decode-request.ts';
 
 function url(source: MediaSource): string {
@@ -34,7 +34,7 @@ function toolResultText(part: Extract<Part, { type: 'tool_result' }>): unknown {
   return part.content.map(userPart);
 }
 
-function userMessages(turn: Turn): JsonObject[] {
+function userMessages(turn: Turn, callIds: ReadonlyMap<string, string>): JsonObject[] {
   const out: JsonObject[] = [];
   let pending: JsonObject[] = [];
   const flush = () => {
@@ -44,7 +44,8 @@ function userMessages(turn: Turn): JsonObject[] {
   for (const part of turn.content) {
     if (part.type === 'tool_result') {
       flush();
-      out.push({ role: 'tool', tool_call_id: part.callId, content: toolResultText(part) });
+      const id = callIds.get(part.callId) ?? part.callId;
+      out.push({ role: 'tool', tool_call_id: id, content: toolResultText(part) });
     } else if (part.type !== 'thinking' && part.type !== 'redacted_thinking') {
       pending.push(userPart(part));
     }
@@ -101,8 +102,9 @@ function webSearchOptions(tools: readonly Tool[]): JsonObject | undefined {
 export function encodeChatRequest(request: ModelRequest, model: string): JsonObject {
   const system = request.system.map((part) => part.text).join('\n\n');
   const messages: JsonObject[] = system === '' ? [] : [{ role: 'system', content: system }];
+  const callIds = packedCallIds(request.turns);
   for (const turn of request.turns)
-    messages.push(...(turn.role === 'user' ? userMessages(turn) : [assistantMessage(turn)]));
+    messages.push(...(turn.role === 'user' ? userMessages(turn, callIds) : [assistantMessage(turn)]));
   const tools = request.tools.map(tool).filter((entry) => entry !== undefined);
   const optional: JsonObject = {
     tools: tools.length > 0 ? tools : undefined,

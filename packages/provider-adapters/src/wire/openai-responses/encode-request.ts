@@ -8,7 +8,7 @@ import { AdapterRequestError } from '../../adapter.ts';
 import type { JsonObject } from '../../json.ts';
 import type { MediaSource, Part, Turn } from '../../model/content.ts';
 import type { ModelRequest } from '../../model/request.ts';
-import { packToolCallId } from '../../model/tool-call-id.ts';
+import { packedCallIds, packToolCallId } from '../../model/tool-call-id.ts';
 
 function url(source: MediaSource): string {
   return source.kind === 'url' ? source.url : `data:${source.mediaType};base64,${source.data}`;
@@ -29,7 +29,7 @@ function inputPart(part: Part): JsonObject {
   }
 }
 
-function userItems(turn: Turn): JsonObject[] {
+function userItems(turn: Turn, callIds: ReadonlyMap<string, string>): JsonObject[] {
   const items: JsonObject[] = [];
   let pending: JsonObject[] = [];
   const flush = () => {
@@ -44,7 +44,7 @@ function userItems(turn: Turn): JsonObject[] {
     flush();
     const text = part.content.every((item) => item.type === 'text');
     const output = text ? part.content.map((item) => item.text).join('') : part.content.map(inputPart);
-    items.push({ type: 'function_call_output', call_id: part.callId, output });
+    items.push({ type: 'function_call_output', call_id: callIds.get(part.callId) ?? part.callId, output });
   }
   flush();
   return items;
@@ -81,7 +81,8 @@ export function encodeResponsesInput(request: ModelRequest): JsonObject[] {
     system === ''
       ? []
       : [{ type: 'message', role: 'developer', content: [{ type: 'input_text', text: system }] }];
+  const callIds = packedCallIds(request.turns);
   for (const turn of request.turns)
-    items.push(...(turn.role === 'user' ? userItems(turn) : assistantItems(turn)));
+    items.push(...(turn.role === 'user' ? userItems(turn, callIds) : assistantItems(turn)));
   return items;
 }
