@@ -25,6 +25,13 @@ export function derivedCallId(content: number, part: number): string {
   return `call_g${content}_${part}`;
 }
 
+const DERIVED = /^call_g\d+_\d+$/;
+
+/** Whether an id is one `derivedCallId` made, i.e. the client's call had none (and gets none back). */
+export function isDerivedCallId(id: string): boolean {
+  return DERIVED.test(id);
+}
+
 /** Unanswered calls, by id and by name in the order they were made. */
 class OpenCalls {
   readonly #byId = new Map<string, string>();

@@ -9,7 +9,7 @@ export {
   geminiTokenCounter,
   parseCountTokens,
 } from './count-tokens.ts';
-export { derivedCallId } from './decode-contents.ts';
+export { derivedCallId, isDerivedCallId } from './decode-contents.ts';
 export { GeminiDecodeError } from './decode-error.ts';
 export { decodeGenerateContentRequest, type GeminiDecodeOptions } from './decode-request.ts';
 export { jsonSchemaOf } from './decode-tools.ts';
@@ -29,7 +29,7 @@ export {
   retryInfoDetail,
 } from './error-envelope.ts';
 export { mapGeminiError } from './errors.ts';
-export { encodeGenerateContent } from './request.ts';
+export { encodeConversation, encodeGenerateContent } from './request.ts';
 export { parseGenerateContent } from './response.ts';
 export { createGeminiStreamTranslator } from './stream.ts';
 export { applyThinking, effortOfBudget, includesThoughts, thinkingEffort } from './thinking.ts';

@@ -20,6 +20,7 @@ import { unpackToolCallId } from '../../model/tool-call-id.ts';
 import { encodeResponsesInput } from '../openai-responses/encode-request.ts';
 import { decodeGenerateContentRequest } from './decode-request.ts';
 import { encodeGenerateContentResponse, type GeminiEnvelope } from './encode-response.ts';
+import { encodeConversation } from './request.ts';
 import { formatSseChunk, GeminiChunkEncoder, JsonArrayFramer } from './encode-stream.ts';
 import { googleErrorBody } from './error-envelope.ts';
 
@@ -182,6 +183,16 @@ describe('a Gemini client translated to Anthropic and back', () => {
       parts.map((part) => (part.functionCall as JsonObject | undefined)?.name),
       ['get_weather', 'get_time'],
     );
+  });
+});
+
+describe('a Gemini client re-encoded for Gemini (the compression path)', () => {
+  test('its own ids and signatures go back as sent; calls that had no id get none', () => {
+    const body = encodeConversation(decodeGenerateContentRequest(GEMINI_TURN, { stream: false }), {
+      fileUriSchemes: ['https'],
+      searchExcludeDomains: false,
+    });
+    assert.deepEqual(body.contents, GEMINI_TURN.contents);
   });
 });
 
