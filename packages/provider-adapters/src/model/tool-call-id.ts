@@ -9,6 +9,7 @@
  * `=`), so the packed part is base64url without padding: `<id>__sig_b<bytes>` when the signature
  * is canonical base64 (same length as the signature), else `<id>__sig_t<its UTF-8 text>`.
  */
+import { createHash } from 'node:crypto';
 import type { Turn } from './content.ts';
 
 const MARK = '__sig_';
@@ -29,13 +30,25 @@ export function packToolCallId(id: string, signature: string | undefined): strin
 /**
  * The id each tool call of `turns` goes out with (its signature packed in), by the call's own
  * id: a tool result must name its call by exactly that id, or the upstream matches nothing.
+ * OpenAI refuses ids longer than `maxLength` (40 for Chat Completions), which a packed
+ * signature or a client's long id exceeds: such an id goes as a digest of itself, the same
+ * on every turn, and the upstream never shows ids back to the client.
  */
-export function packedCallIds(turns: readonly Turn[]): Map<string, string> {
+export function wireCallIds(turns: readonly Turn[], maxLength: number): Map<string, string> {
   const ids = new Map<string, string>();
   for (const turn of turns)
     for (const part of turn.content)
-      if (part.type === 'tool_call') ids.set(part.id, packToolCallId(part.id, part.signature));
+      if (part.type === 'tool_call')
+        ids.set(part.id, boundedCallId(packToolCallId(part.id, part.signature), maxLength));
   return ids;
+}
+
+export function boundedCallId(id: string, maxLength: number): string {
+  if (id.length <= maxLength) return id;
+  return `call_${createHash('sha256')
+    .update(id)
+    .digest('base64url')
+    .slice(0, Math.max(8, maxLength - 5))}`;
 }
 
 export function unpackToolCallId(packed: string): { id: string; signature?: string } {
