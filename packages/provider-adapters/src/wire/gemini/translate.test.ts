@@ -171,7 +171,7 @@ describe('a Gemini client translated to Anthropic and back', () => {
       .filter((item) => item.type === 'function_call_output')
       .map((item) => item.call_id);
     assert.deepEqual(outputIds, callIds);
-    assert.deepEqual(callIds, calls);
+    assert.ok(callIds.every((id) => typeof id === 'string' && id.length <= 64));
     const answer = openAIAdapter.parseResponse(openAIConformanceFixtures.toolCallCompletion, {
       clientApi: 'gemini-generate',
     });

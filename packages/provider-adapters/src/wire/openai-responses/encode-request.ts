@@ -10,8 +10,8 @@ import type { MediaSource, Part, Turn } from '../../model/content.ts';
 import type { ModelRequest } from '../../model/request.ts';
 import { boundedCallId, wireCallIds } from '../../model/tool-call-id.ts';
 
-/** OpenAI's longest tool call id, as on Chat Completions. */
-const MAX_CALL_ID = 40;
+/** The longest `call_id` OpenAI's Responses API takes. */
+const MAX_CALL_ID = 64;
 
 function url(source: MediaSource): string {
   return source.kind === 'url' ? source.url : `data:${source.mediaType};base64,${source.data}`;
