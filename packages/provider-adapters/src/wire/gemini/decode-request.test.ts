@@ -58,6 +58,20 @@ describe('gemini client request: real bodies', () => {
     assert.equal(thinkingEffort(body), undefined, 'includeThoughts alone asks for no effort');
   });
 
+  test('@google/genai text turn: system, output limit, thinkingBudget 0 as effort none', () => {
+    const body = fixture('genai-text.fixture.json');
+    const request = decode(body);
+    assert.deepEqual(request, {
+      system: [{ type: 'text', text: 'Be brief.' }],
+      turns: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }],
+      tools: [],
+      maxOutputTokens: 100,
+      stream: false,
+    });
+    assert.equal(thinkingEffort(body), 'none');
+    assert.equal(includesThoughts(body), false);
+  });
+
   test('@google/genai with OpenAPI-style parameters: upper-case types become JSON Schema', () => {
     const request = decode(fixture('genai-tools.fixture.json'));
     assert.deepEqual(request.tools, [

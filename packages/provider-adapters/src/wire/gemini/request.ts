@@ -13,10 +13,16 @@ import type {
   GeminiToolConfig,
 } from './types.ts';
 
-/** The conversation fields of a body (for a Gemini client's own body re-encoded after compression). */
+/** A Gemini client's own media URLs go back as it sent them: both services' schemes. */
+const CLIENT_DIALECT: GeminiDialect = { fileUriSchemes: ['https', 'gs'], searchExcludeDomains: true };
+
+/**
+ * The conversation fields of a body: for an upstream body, and for a Gemini client's own body
+ * re-encoded after compression (the default dialect then keeps the client's media URLs).
+ */
 export function encodeConversation(
   request: ModelRequest,
-  dialect: GeminiDialect,
+  dialect: GeminiDialect = CLIENT_DIALECT,
 ): Pick<GeminiRequestBody, 'contents' | 'systemInstruction'> {
   const contents: GeminiContent[] = encodeContents(request.turns, dialect);
   const system = request.system.map((part) => ({ text: part.text })).filter((part) => part.text !== '');

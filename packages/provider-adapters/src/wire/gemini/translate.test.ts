@@ -186,10 +186,7 @@ describe('a Gemini client translated to Anthropic and back', () => {
 
 describe('a Gemini client re-encoded for Gemini (the compression path)', () => {
   test('its own ids and signatures go back as sent; calls that had no id get none', () => {
-    const body = encodeConversation(decodeGenerateContentRequest(GEMINI_TURN, { stream: false }), {
-      fileUriSchemes: ['https'],
-      searchExcludeDomains: false,
-    });
+    const body = encodeConversation(decodeGenerateContentRequest(GEMINI_TURN, { stream: false }));
     assert.deepEqual(body.contents, GEMINI_TURN.contents);
   });
 });
