@@ -142,10 +142,9 @@ describe('gemini flex: a body field on the Developer API, a header on Vertex', (
 
 describe('gemini token counters', () => {
   const contents = [{ role: 'user', parts: [{ text: 'Say hello' }] }];
-  const source = {
-    api: 'gemini-generate' as const,
-    body: { contents, generationConfig: { temperature: 1 } },
-  };
+  const toolConfig = { functionCallingConfig: { mode: 'AUTO' } };
+  const prompt = { contents, generationConfig: { temperature: 1 } };
+  const source = { api: 'gemini-generate' as const, body: { ...prompt, toolConfig } };
   const where = { offer: input().offer, endpoint: input().endpoint };
 
   test('Developer API: a generateContentRequest naming the model', () => {
@@ -156,8 +155,8 @@ describe('gemini token counters', () => {
     assert.deepEqual(JSON.parse(built.body), {
       generateContentRequest: {
         model: 'models/gemini-3.5-flash',
-        contents,
-        generationConfig: { temperature: 1 },
+        ...prompt,
+        toolConfig,
       },
     });
     assert.equal(counter.parseResponse('{"totalTokens":42}'), 42);
@@ -171,7 +170,7 @@ describe('gemini token counters', () => {
       built.url,
       'https://upstream.example/v1beta/projects/proj/locations/global/publishers/google/models/gemini-3.5-flash:countTokens',
     );
-    assert.deepEqual(JSON.parse(built.body), source.body);
+    assert.deepEqual(JSON.parse(built.body), prompt, 'no toolConfig: Vertex’s counter has no such field');
   });
 
   test('another API’s body is refused, so the caller estimates instead', () => {

@@ -65,10 +65,12 @@ export function geminiTokenCounter(
       if (source.api !== GEMINI_API)
         throw new AdapterRequestError('token counting takes a Gemini generateContent body.');
       const prompt = promptOf(source.body);
+      // Vertex's CountTokensRequest has no toolConfig field, and refuses fields it does not know.
+      const { toolConfig: _toolConfig, ...vertexPrompt } = prompt;
       const body =
         service === 'developer'
           ? { generateContentRequest: { model: `models/${offer.upstreamModel}`, ...prompt } }
-          : prompt;
+          : vertexPrompt;
       return {
         method: 'POST',
         url: `${modelUrl(endpoint, offer)}:countTokens`,
