@@ -184,6 +184,42 @@ describe('a Gemini client translated to Anthropic and back', () => {
   });
 });
 
+describe('Claude’s thinking through a Gemini client', () => {
+  test('streamed thoughts, echoed back as the client got them, reach Claude whole and signed', () => {
+    const encoder = new GeminiChunkEncoder({ ...ENVELOPE, includeThoughts: true });
+    const events: StreamEvent[] = [
+      { type: 'thinking', text: 'Need the ' },
+      { type: 'thinking', text: 'weather.' },
+      { type: 'thinking', signature: 'EqMBCkYIBRgCKkD' },
+      { type: 'tool_call_start', index: 0, id: 'toolu_01A', name: 'get_weather' },
+      { type: 'tool_call_delta', index: 0, arguments: '{"city":"Paris"}' },
+      { type: 'finish', reason: 'tool_calls' },
+      { type: 'done' },
+    ];
+    // A client keeps every part of every chunk, in order, as the model's turn.
+    const parts = events
+      .flatMap((event) => encoder.encode(event))
+      .flatMap((chunk) => ((chunk.candidates as JsonObject[])[0]?.content as { parts: JsonObject[] }).parts);
+    const history: JsonObject = {
+      contents: [
+        { role: 'user', parts: [{ text: 'Weather?' }] },
+        { role: 'model', parts },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { id: 'toolu_01A', name: 'get_weather', response: { output: 'sun' } } },
+          ],
+        },
+      ],
+    };
+    const assistant = (anthropicBody(history).messages as Array<{ role: string; content: JsonObject[] }>)[1];
+    assert.deepEqual(assistant?.content, [
+      { type: 'thinking', thinking: 'Need the weather.', signature: 'EqMBCkYIBRgCKkD' },
+      { type: 'tool_use', id: 'toolu_01A', name: 'get_weather', input: { city: 'Paris' } },
+    ]);
+  });
+});
+
 describe('a Gemini client re-encoded for Gemini (the compression path)', () => {
   test('its own ids and signatures go back as sent; calls that had no id get none', () => {
     const body = encodeConversation(decodeGenerateContentRequest(GEMINI_TURN, { stream: false }));
