@@ -23,4 +23,5 @@ export { SseDecoder, type SseEvent } from './sse.ts';
 export * as openAIChat from './wire/openai-chat/index.ts';
 export * as anthropicMessages from './wire/anthropic-messages/index.ts';
 export * as openAIResponses from './wire/openai-responses/index.ts';
+export * as gemini from './wire/gemini/index.ts';
 export { ADAPTER_TRAITS, type AdapterTraits } from './endpoints.ts';
