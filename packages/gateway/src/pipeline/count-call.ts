@@ -9,6 +9,7 @@
 import { isAppError } from '@app/http-kit';
 import {
   AdapterParseError,
+  AdapterRequestError,
   type ProviderAdapter,
   type SourceBody,
   type TokenCounter,
@@ -71,7 +72,15 @@ export class CountCall {
   ): Promise<number | undefined> {
     const { upstream } = this.#deps;
     const { target, provider } = this.selection;
-    const built = counter.buildRequest({ source, offer: target.offer, endpoint: target.endpoint });
+    let built;
+    try {
+      built = counter.buildRequest({ source, offer: target.offer, endpoint: target.endpoint });
+    } catch (error) {
+      // A counter of another API than the client's (a Messages prompt and Gemini's counter):
+      // nothing was sent, the estimate serves.
+      if (error instanceof AdapterRequestError) return undefined;
+      throw error;
+    }
     const controller = new AbortController();
     request.raw.once('close', () => controller.abort());
     try {
