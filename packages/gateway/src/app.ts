@@ -180,7 +180,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     await app.register(chatRoutes(frontDoorDeps));
     await app.register(messagesRoutes(frontDoorDeps));
     await app.register(responsesRoutes(frontDoorDeps));
-    await app.register(geminiRoutes({ access: access.control, models: routing.models }));
+    await app.register(geminiRoutes({ ...frontDoorDeps, models: routing.models }));
     // Landing page, account dashboard, development identity provider (docs/gateway/dashboard.md).
     await mountWeb(app, {
       config,

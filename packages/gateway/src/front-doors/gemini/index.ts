@@ -1,5 +1,6 @@
 /**
  * Gemini's API (what `@google/genai` and Gemini CLI speak), under `/v1beta` and `/v1`:
+ * `POST /{version}/models/{model}:{generateContent|streamGenerateContent|countTokens}` and
  * `GET /{version}/models[/{model}]`. Errors answer in Google's envelope. The token comes as
  * `x-goog-api-key`, `?key=` or `Authorization: Bearer` (GEMINI_TOKEN_SOURCES); no other front
  * door reads the first two.
@@ -7,15 +8,33 @@
 import { type AppError, installErrorHandler } from '@app/http-kit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessControl, ModelDirectory, TokenSource } from '../../contracts.ts';
+import type { AccessControl, ModelDirectory } from '../../contracts.ts';
 import { renderGatewayError } from '../../error-format.ts';
 import { gatewayErrorFromFramework, gatewayErrors } from '../../errors.ts';
-import { sendAsBuilt } from '../../pipeline/answer.ts';
-import { GEMINI_CLIENT_CONSTRAINT, geminiClientStrategy, isGeminiClient } from './client-shape.ts';
+import { pendingUntilClose, sendAsBuilt } from '../../pipeline/answer.ts';
+import { appliedHeadersHook } from '../../pipeline/applied.ts';
+import type { PipelineDeps } from '../../pipeline/prepare-call.ts';
+import { countTokensHandler } from './count-tokens.ts';
+import { generateHandler } from './handler.ts';
+import { CountTokensSchema, GenerateContentSchema } from './request-schema.ts';
+import { GEMINI_TOKEN_SOURCES } from './token-sources.ts';
+import {
+  GEMINI_CLIENT_CONSTRAINT,
+  GEMINI_METHOD,
+  geminiClientStrategy,
+  geminiMethodStrategy,
+  isGeminiClient,
+} from './client-shape.ts';
 import { renderGoogleError } from './google-errors.ts';
 import { geminiModel, modelPage } from './models.ts';
 import {
+  CALL_RESPONSES,
+  CallParamsSchema,
+  CallQuerySchema,
+  COUNT_EXAMPLES,
   GEMINI_SECURITY,
+  GENERATE_EXAMPLES,
+  METHOD_DOCS,
   GET_DESCRIPTION,
   GET_RESPONSES,
   KeyQuerySchema,
@@ -24,12 +43,16 @@ import {
   ModelParamsSchema,
   ModelsQuerySchema,
 } from './openapi.ts';
-import { type GeminiVersion, idOfResource } from './path.ts';
+import {
+  GEMINI_METHODS,
+  type GeminiMethod,
+  type GeminiVersion,
+  idOfResource,
+  parseModelCall,
+  streamFraming,
+} from './path.ts';
 
-/** Where the Gemini routes read the token, first present wins. */
-export const GEMINI_TOKEN_SOURCES: readonly TokenSource[] = ['bearer', 'x-goog-api-key', 'key-query'];
-
-export interface GeminiDeps {
+export interface GeminiDeps extends Omit<PipelineDeps, 'pending'> {
   readonly access: AccessControl;
   readonly models: ModelDirectory;
 }
@@ -108,14 +131,80 @@ function modelRoutes(deps: GeminiDeps, version: GeminiVersion, base: string): Fa
   };
 }
 
+/** The path after `/{version}/models/` and the path itself (for a 404's message). */
+function callPath(request: FastifyRequest, version: GeminiVersion): { tail: string; path: string } {
+  const path = request.url.split('?', 1)[0] ?? '';
+  return { tail: path.slice(`/${version}/models/`.length), path };
+}
+
+/**
+ * `POST /{version}/models/*`: one route per method (the method constraint reads the text after
+ * the last `:`), each documented as `/{version}/models/{model}:{method}`, and an undocumented one
+ * for every other text, whose path parsing answers 404 naming the methods.
+ */
+function callRoutes(deps: GeminiDeps, version: GeminiVersion, base: string): FastifyPluginAsync {
+  return async (fastify) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const pending = pendingUntilClose(app);
+    const generate = generateHandler({ ...deps, log: app.log, pending });
+    const count = countTokensHandler({ ...deps, pending });
+    const route = `${base}/*`;
+    for (const method of GEMINI_METHODS) {
+      const examples = method === 'countTokens' ? COUNT_EXAMPLES : GENERATE_EXAMPLES;
+      const schema = method === 'countTokens' ? CountTokensSchema : GenerateContentSchema;
+      app.post(
+        route,
+        {
+          constraints: { [GEMINI_METHOD]: method },
+          schema: {
+            tags: ['gemini'],
+            security: GEMINI_SECURITY,
+            ...METHOD_DOCS[method],
+            querystring: CallQuerySchema,
+            body: { ...schema, 'x-examples': examples },
+            response: CALL_RESPONSES[method],
+          },
+          config: { swaggerTransform: documentedAs(version, method) },
+          serializerCompiler: sendAsBuilt,
+          onSend: appliedHeadersHook,
+        },
+        (request, reply) => {
+          const { tail, path } = callPath(request, version);
+          const call = parseModelCall(tail, path);
+          if (call.method === 'countTokens') return count(request, call.model, request.body, reply);
+          const framing = streamFraming(request.query.alt);
+          return generate(request, { call, body: request.body, framing }, reply);
+        },
+      );
+    }
+    app.post(route, { schema: { hide: true } }, async (request) => {
+      const { tail, path } = callPath(request, version);
+      parseModelCall(tail, path);
+      // Unreachable: a method the gateway serves is taken by its own route above.
+      throw gatewayErrors.create('not_found', { method: 'POST', path });
+    });
+  };
+}
+
+/** How the OpenAPI document shows a method's wildcard route: its path with `{model}`. */
+function documentedAs(version: GeminiVersion, method: GeminiMethod) {
+  return ({ schema }: { schema: unknown }) => ({
+    schema: { ...(schema as object), params: CallParamsSchema },
+    // `::` is a literal colon to the OpenAPI generator (a single one starts a parameter).
+    url: `/${version}/models/{model}::${method}`,
+  });
+}
+
 export function geminiRoutes(deps: GeminiDeps): FastifyPluginAsync {
   return async (app) => {
     app.addConstraintStrategy(geminiClientStrategy);
+    app.addConstraintStrategy(geminiMethodStrategy);
     // Everything under /v1beta is Gemini's: unknown paths too answer in Google's envelope.
     await app.register(
       async (scope) => {
         installErrors(scope, renderGoogleError);
         await scope.register(modelRoutes(deps, 'v1beta', '/models'));
+        await scope.register(callRoutes(deps, 'v1beta', '/models'));
       },
       { prefix: '/v1beta' },
     );
@@ -124,6 +213,7 @@ export function geminiRoutes(deps: GeminiDeps): FastifyPluginAsync {
         installErrors(scope, renderUnderV1);
         // '' is the prefix itself: '/' would be listed in the OpenAPI document as /v1/models/.
         await scope.register(modelRoutes(deps, 'v1', ''));
+        await scope.register(callRoutes(deps, 'v1', ''));
       },
       { prefix: '/v1/models' },
     );

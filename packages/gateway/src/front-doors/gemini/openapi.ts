@@ -1,6 +1,7 @@
 /** What /docs shows for the Gemini front door: its model list and Google's error envelope. */
 import { Type } from 'typebox';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './models.ts';
+import type { GeminiMethod } from './path.ts';
 
 /** Any of the three ways a Gemini route takes the token (app.ts declares the schemes). */
 export const GEMINI_SECURITY: ReadonlyArray<Readonly<Record<string, readonly string[]>>> = [
@@ -86,8 +87,12 @@ const ERROR_STATUSES: Readonly<Record<number, string>> = {
   403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
   410: 'NOT_FOUND (model retired)',
+  413: 'INVALID_ARGUMENT (body too large)',
+  429: 'RESOURCE_EXHAUSTED (rate limited)',
   500: 'INTERNAL',
+  502: 'UNAVAILABLE (the provider failed)',
   503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
 };
 
 export function googleErrorResponses(): Record<number, unknown> {
@@ -117,4 +122,92 @@ export const LIST_RESPONSES: Record<number, unknown> = {
 export const GET_RESPONSES: Record<number, unknown> = {
   200: { description: 'The model', content: { 'application/json': { schema: GeminiModelSchema } } },
   ...googleErrorResponses(),
+};
+
+export const CallQuerySchema = Type.Object({
+  alt: Type.Optional(
+    Type.String({
+      description: '`sse`: stream server-sent events (streamGenerateContent); otherwise one JSON array',
+      examples: ['sse'],
+    }),
+  ),
+  key: Type.Optional(
+    Type.String({ description: 'The personal access token, as Gemini clients may send it' }),
+  ),
+});
+
+/** The path parameter the OpenAPI document shows for `{model}:{method}` (the route is a wildcard). */
+export const CallParamsSchema = Type.Object({
+  model: Type.String({
+    examples: ['gemini-flash'],
+    description:
+      'A model name as on every route: `<base>[:<modifier>]...[@<provider>]`, e.g. `gemini-2.5-flash:high@cloud_b` (percent-encoding accepted)',
+  }),
+});
+
+const MODEL_NOTE = `The model is the path's, in the gateway's grammar (modifiers and \`@provider\` before the
+method: \`gemini-2.5-flash:high@cloud_b:generateContent\`). Gemini models on \`developer\` and
+\`cloud_b\` get the body as sent; other models a translation. \`thinkingConfig\` counts as
+\`X-Gateway-Effort\` (a header or a name modifier wins). Token: \`x-goog-api-key\`, \`?key=\` or
+\`Authorization: Bearer\`. Errors in Google's envelope. The same route is served under \`/v1\`.`;
+
+export const METHOD_DOCS: Readonly<Record<GeminiMethod, { summary: string; description: string }>> = {
+  generateContent: {
+    summary: 'Generate content (Gemini API)',
+    description: `One GenerateContentResponse. ${MODEL_NOTE}`,
+  },
+  streamGenerateContent: {
+    summary: 'Stream generated content (Gemini API)',
+    description: `Partial GenerateContentResponses: server-sent events with \`?alt=sse\` (what the SDKs ask for), otherwise one JSON array. ${MODEL_NOTE}`,
+  },
+  countTokens: {
+    summary: 'Count the tokens of a prompt (Gemini API)',
+    description: `\`{totalTokens}\`, free: the provider's own counter (Gemini on \`developer\` and \`cloud_b\`), else the gateway's estimate; \`X-Gateway-Token-Count\` says which. ${MODEL_NOTE}`,
+  },
+};
+
+const hello = [{ role: 'user', parts: [{ text: 'Say hello!' }] }];
+
+export const GENERATE_EXAMPLES = {
+  plain: { summary: 'A prompt', value: { contents: hello } },
+  thinking: {
+    summary: 'With a thinking budget (taken as an effort) and an output limit',
+    value: {
+      contents: hello,
+      generationConfig: { maxOutputTokens: 256, thinkingConfig: { thinkingBudget: 1024 } },
+    },
+  },
+} as const;
+
+export const COUNT_EXAMPLES = { plain: { summary: 'A prompt', value: { contents: hello } } } as const;
+
+const Response = Type.Object(
+  { candidates: Type.Optional(Type.Array(Type.Unknown())) },
+  { additionalProperties: true },
+);
+
+export const CALL_RESPONSES: Readonly<Record<GeminiMethod, Record<number, unknown>>> = {
+  generateContent: {
+    200: { description: 'A GenerateContentResponse', content: { 'application/json': { schema: Response } } },
+    ...googleErrorResponses(),
+  },
+  streamGenerateContent: {
+    200: {
+      description: 'Partial GenerateContentResponses: one JSON array, or events with `?alt=sse`',
+      content: {
+        'application/json': { schema: Type.Array(Response) },
+        'text/event-stream': {
+          schema: Type.String({ description: '`data: <GenerateContentResponse>` events' }),
+        },
+      },
+    },
+    ...googleErrorResponses(),
+  },
+  countTokens: {
+    200: {
+      description: 'The tokens of the prompt',
+      content: { 'application/json': { schema: Type.Object({ totalTokens: Type.Integer({ minimum: 0 }) }) } },
+    },
+    ...googleErrorResponses(),
+  },
 };
