@@ -14,13 +14,14 @@ function errorOf(code: GatewayErrorCode): AppError {
 
 /** google.rpc.Code with the HTTP statuses Google's own mapping gives each. */
 const CANONICAL: Readonly<Record<string, readonly number[]>> = {
-  INVALID_ARGUMENT: [400, 413, 415],
+  INVALID_ARGUMENT: [400, 413],
+  FAILED_PRECONDITION: [410, 415],
   UNAUTHENTICATED: [401],
-  PERMISSION_DENIED: [403],
-  NOT_FOUND: [404, 410],
-  RESOURCE_EXHAUSTED: [402, 429],
-  INTERNAL: [500],
-  UNAVAILABLE: [502, 503],
+  PERMISSION_DENIED: [402, 403],
+  NOT_FOUND: [404],
+  RESOURCE_EXHAUSTED: [429],
+  INTERNAL: [500, 502],
+  UNAVAILABLE: [503],
   DEADLINE_EXCEEDED: [504],
 };
 
@@ -34,13 +35,13 @@ describe("Google's error envelope", () => {
     }
   });
 
-  it('retryable failures are the statuses Google clients retry, a budget refusal is a quota', () => {
+  it('retryable failures are the statuses Google clients retry; a budget refusal is not one', () => {
     const status = (code: GatewayErrorCode) => googleStatusOf(errorOf(code));
     assert.equal(status('rate_limited'), 'RESOURCE_EXHAUSTED');
     assert.equal(status('upstream_overloaded'), 'UNAVAILABLE');
     assert.equal(status('provider_unavailable'), 'UNAVAILABLE');
     assert.equal(status('upstream_timeout'), 'DEADLINE_EXCEEDED');
-    assert.equal(status('gateway_allocation_exhausted'), 'RESOURCE_EXHAUSTED');
+    assert.equal(status('gateway_allocation_exhausted'), 'PERMISSION_DENIED');
     assert.equal(status('missing_token'), 'UNAUTHENTICATED');
   });
 

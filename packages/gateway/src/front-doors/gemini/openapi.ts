@@ -83,14 +83,14 @@ const ErrorEnvelope = Type.Object({
 const ERROR_STATUSES: Readonly<Record<number, string>> = {
   400: 'INVALID_ARGUMENT',
   401: 'UNAUTHENTICATED',
-  402: 'RESOURCE_EXHAUSTED (allocation exhausted)',
+  402: 'PERMISSION_DENIED (allocation exhausted)',
   403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
-  410: 'NOT_FOUND (model retired)',
+  410: 'FAILED_PRECONDITION (model retired)',
   413: 'INVALID_ARGUMENT (body too large)',
   429: 'RESOURCE_EXHAUSTED (rate limited)',
   500: 'INTERNAL',
-  502: 'UNAVAILABLE (the provider failed)',
+  502: 'INTERNAL (the provider failed)',
   503: 'UNAVAILABLE',
   504: 'DEADLINE_EXCEEDED',
 };
