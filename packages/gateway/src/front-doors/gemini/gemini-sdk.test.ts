@@ -266,3 +266,19 @@ describe('errors through the SDK', () => {
     assert.match(String(response.headers['x-gateway-applied']), /effort=low/);
   });
 });
+
+describe('fallbacks', () => {
+  it('X-Gateway-Fallbacks is read: a valid list is accepted, an unusable entry is a 400 naming it', async () => {
+    const call = (fallbacks: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1beta/models/gemini-2.5-flash@developer:generateContent',
+        headers: { 'x-goog-api-key': t.token, 'x-gateway-fallbacks': fallbacks },
+        payload: { contents: hello },
+      });
+    assert.equal((await call('claude-haiku, gpt-5.4-mini')).statusCode, 200);
+    const refused = await call('gpt-5.4:ultra');
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.json().error.details[0].metadata.param, 'X-Gateway-Fallbacks');
+  });
+});

@@ -7,7 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoutePlan } from '../../contracts.ts';
-import { type FrontDoorDeps, resolvePlan } from '../../pipeline/answer.ts';
+import { type FrontDoorDeps, resolveFallbackPlans, resolvePlan } from '../../pipeline/answer.ts';
 import { runCall } from '../../pipeline/run-call.ts';
 import { GEMINI_TOKEN_SOURCES } from './token-sources.ts';
 import {
@@ -37,11 +37,14 @@ export function generateHandler(deps: FrontDoorDeps) {
     const principal = await deps.access.authenticate(request, GEMINI_TOKEN_SOURCES);
     const body = bodyOf(input.body);
     const stream = input.call.method === 'streamGenerateContent';
-    const plan = resolvePlan(deps.router, request, input.call.model, routingHeaders(request.headers, body));
+    const inputs = routingHeaders(request.headers, body);
+    const plan = resolvePlan(deps.router, request, input.call.model, inputs);
     const prepared = {
       request,
       reply,
       plan,
+      // Gemini's body has no list of models: the X-Gateway-Fallbacks header is the only one.
+      fallbacks: resolveFallbackPlans(deps.router, request, plan, undefined, inputs),
       principal,
       needs: needsOf(body),
       promptTokens: estimatePromptTokens(body),

@@ -1,5 +1,6 @@
 /** What /docs shows for the Gemini front door: its model list and Google's error envelope. */
 import { Type } from 'typebox';
+import { FALLBACKS_HEADER_PARAMETER, OPTION_HEADER_PARAMETERS } from '../chat-completions/openapi.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './models.ts';
 import type { GeminiMethod } from './path.ts';
 
@@ -211,3 +212,10 @@ export const CALL_RESPONSES: Readonly<Record<GeminiMethod, Record<number, unknow
     ...googleErrorResponses(),
   },
 };
+
+/** The X-Gateway-* headers a call takes (a count has no attempts to fall back between). */
+export const GenerateHeadersSchema = Type.Object({
+  ...OPTION_HEADER_PARAMETERS,
+  ...FALLBACKS_HEADER_PARAMETER,
+});
+export const CountHeadersSchema = Type.Object(OPTION_HEADER_PARAMETERS);
