@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { type Content, GoogleGenAI } from '@google/genai';
+import { type Content, FunctionCallingConfigMode, GoogleGenAI } from '@google/genai';
 import { type ChatTestApp, startChatApp } from '../chat-completions/testing.ts';
 
 let t: ChatTestApp;
@@ -73,7 +73,11 @@ for (const c of CASES) {
     });
 
     it("a function call comes back with the client's tool name, and its id answers it", async () => {
-      const config = { tools: [{ functionDeclarations: [listFiles] }] };
+      // Forced (mode ANY): the call does not depend on how the simulator picks tools by default.
+      const config = {
+        tools: [{ functionDeclarations: [listFiles] }],
+        toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } },
+      };
       const first = await ai.models.generateContent({ model: c.model, contents: hello, config });
       const call = first.functionCalls?.[0];
       assert.equal(call?.name, 'list_files');
@@ -84,7 +88,11 @@ for (const c of CASES) {
         parts: [{ functionResponse: { id: call.id, name: 'list_files', response: { output: 'README.md' } } }],
       };
       const contents = [...hello, model, reply];
-      const second = await ai.models.generateContent({ model: c.model, contents, config });
+      const second = await ai.models.generateContent({
+        model: c.model,
+        contents,
+        config: { tools: config.tools },
+      });
       assert.equal(second.candidates?.[0]?.finishReason, 'STOP');
       assert.ok((second.text ?? '').length > 0);
       const upstream = JSON.stringify(t.lastUpstreamBody());
