@@ -17,6 +17,16 @@ export function envelopeOf(call: UpstreamCall, body: JsonObject): gemini.GeminiE
   };
 }
 
+/**
+ * A Gemini upstream's own answer or chunk as the Developer API shows it: the model named as the
+ * gateway resolved it, and without Vertex's `createTime` (no field of the Developer API's
+ * GenerateContentResponse, which is the API this door serves).
+ */
+export function asDeveloperApi(body: JsonObject, model: string): JsonObject {
+  const { createTime: _vertexOnly, ...rest } = body;
+  return { ...rest, modelVersion: model };
+}
+
 /** Resolves to the answer to send, or undefined when the client has gone away. */
 export async function respondJson(
   call: UpstreamCall,
@@ -26,7 +36,6 @@ export async function respondJson(
   const completed = await completeJson(call, request);
   if (!completed) return undefined;
   const { response, native } = completed;
-  // A Gemini upstream's own answer, with the model named as the gateway resolved it.
-  if (native) return { ...native.body, modelVersion: call.init.plan.model };
+  if (native) return asDeveloperApi(native.body, call.init.plan.model);
   return gemini.encodeGenerateContentResponse(response, envelopeOf(call, body));
 }

@@ -14,7 +14,7 @@ import {
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import { googleErrorBody, googleErrorMessage } from './google-errors.ts';
 import type { StreamFraming } from './path.ts';
-import { envelopeOf } from './respond-json.ts';
+import { asDeveloperApi, envelopeOf } from './respond-json.ts';
 
 export interface StreamOptions {
   readonly keepAliveMs: number;
@@ -61,7 +61,7 @@ function geminiDialect(call: UpstreamCall, body: JsonObject, framing: StreamFram
   const native = (event: NativeEvent) => {
     // The upstream's own error text may describe its internals: the gateway's event replaces it.
     if (event.data.error !== undefined) return { text: '', chars: 0 };
-    return { text: framer.chunk({ ...event.data, modelVersion: plan.model }), chars: chunkChars(event.data) };
+    return { text: framer.chunk(asDeveloperApi(event.data, plan.model)), chars: chunkChars(event.data) };
   };
   return {
     native,
