@@ -263,6 +263,23 @@ describe('errors through the SDK', () => {
     assert.match(noMethod.json().error.message, /'high' is not a method the gateway serves/);
   });
 
+  it('what only Gemini can do is a 400 for another model, and forwarded to Gemini', async () => {
+    const call = (model: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1beta/models/${model}:generateContent`,
+        headers: { 'x-goog-api-key': t.token },
+        payload: { contents: hello, generationConfig: { candidateCount: 2 } },
+      });
+    const refused = await call('claude-sonnet@developer');
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.json().error.status, 'INVALID_ARGUMENT');
+    assert.match(refused.json().error.message, /candidateCount/);
+    assert.equal((await call('gemini-2.5-flash@developer')).statusCode, 200);
+    const config = t.lastUpstreamBody().generationConfig as { candidateCount?: number };
+    assert.equal(config.candidateCount, 2);
+  });
+
   it('a model named percent-encoded is the same model', async () => {
     const response = await t.app.inject({
       method: 'POST',
