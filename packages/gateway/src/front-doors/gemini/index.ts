@@ -79,6 +79,15 @@ function installErrors(app: FastifyInstance, render: Renderer): void {
   });
 }
 
+/** One model in Gemini's shape, or 404 `model_not_found`. */
+async function retrieve(deps: GeminiDeps, request: FastifyRequest, name: string) {
+  const principal = await deps.access.authenticate(request, GEMINI_TOKEN_SOURCES);
+  const model = idOfResource(name);
+  const entry = await deps.models.retrieve(principal, model);
+  if (!entry) throw gatewayErrors.create('model_not_found', { model }, { param: 'model' });
+  return geminiModel(entry);
+}
+
 /** The routes of one version; `base` is the models collection's path inside the scope. */
 function modelRoutes(deps: GeminiDeps, version: GeminiVersion, base: string): FastifyPluginAsync {
   return async (fastify) => {
@@ -122,13 +131,7 @@ function modelRoutes(deps: GeminiDeps, version: GeminiVersion, base: string): Fa
         },
         serializerCompiler: sendAsBuilt,
       },
-      async (request) => {
-        const principal = await authenticate(request);
-        const model = idOfResource(request.params.model);
-        const entry = await deps.models.retrieve(principal, model);
-        if (!entry) throw gatewayErrors.create('model_not_found', { model }, { param: 'model' });
-        return geminiModel(entry);
-      },
+      async (request) => retrieve(deps, request, request.params.model),
     );
   };
 }
