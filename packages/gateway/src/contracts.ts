@@ -109,20 +109,19 @@ export interface RateLimiter {
 }
 
 /**
- * Where a front door reads the personal access token: `Authorization: Bearer`, the `x-api-key`
- * header (Anthropic clients), the `x-goog-api-key` header or the `key` query parameter (Gemini
- * clients). Each front door declares its own, so no API's client form reaches another API.
+ * Where a client API puts the gateway token: `Authorization: Bearer <token>`, a header of its
+ * own (`x-api-key`, `x-goog-api-key`) or a query parameter (`?key=`).
  */
-export type TokenSource = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'key-query';
-
-/** What every route without its own declaration reads (the OpenAI and Anthropic front doors). */
-export const DEFAULT_TOKEN_SOURCES: readonly TokenSource[] = ['bearer', 'x-api-key'];
+export type TokenSource =
+  | { readonly kind: 'bearer' }
+  | { readonly kind: 'header'; readonly name: string }
+  | { readonly kind: 'query'; readonly name: string };
 
 export interface AccessControl {
   /**
    * Checks IP restrictions and the token of a `/v1/*` request, read from the first of `sources`
-   * present (default DEFAULT_TOKEN_SOURCES). Resolves the caller or throws a catalogued
-   * AppError (401 missing/invalid/expired token, 403 IP not allowed).
+   * the request carries (default: Authorization, then x-api-key). Resolves the caller or throws a
+   * catalogued AppError (401 missing/invalid/expired token, 403 IP not allowed).
    */
   authenticate(request: FastifyRequest, sources?: readonly TokenSource[]): Promise<Principal>;
 }

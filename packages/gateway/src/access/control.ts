@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type AccessControl, DEFAULT_TOKEN_SOURCES, type Principal, type TokenSource } from '../contracts.ts';
+import type { AccessControl, Principal, TokenSource } from '../contracts.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { gatewayErrors } from '../errors.ts';
 import { noteCaller } from '../request-log.ts';
@@ -30,44 +30,34 @@ function invalid(reason: string) {
   return gatewayErrors.create('gateway_invalid_token', { reason });
 }
 
-function headerValue(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
+/** Authorization first, then x-api-key (how Anthropic clients send a key, e.g. Claude Code's). */
+export const DEFAULT_TOKEN_SOURCES: readonly TokenSource[] = [
+  { kind: 'bearer' },
+  { kind: 'header', name: 'x-api-key' },
+];
 
-/** `?key=<token>`; a repeated `key` (an array) is no token rather than a guess between them. */
-function queryKey(request: FastifyRequest): string | undefined {
-  const key = (request.query as Readonly<Record<string, unknown>> | undefined)?.key;
-  return typeof key === 'string' && key.trim() !== '' ? key.trim() : undefined;
-}
-
-/** The credential `source` carries, or undefined when the request does not use that source. */
-function tokenFrom(request: FastifyRequest, source: TokenSource): string | undefined {
-  switch (source) {
-    case 'bearer': {
-      const header = headerValue(request, 'authorization');
-      if (header === undefined) return undefined;
-      const token = bearerCredential(header);
-      if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
-      return token;
-    }
-    case 'x-api-key':
-    case 'x-goog-api-key':
-      return headerValue(request, source);
-    case 'key-query':
-      return queryKey(request);
-  }
+/** A source's non-blank value, trimmed; undefined when the request does not carry it. */
+function presented(request: FastifyRequest, source: TokenSource): string | undefined {
+  const value =
+    source.kind === 'query'
+      ? (request.query as Record<string, unknown> | undefined)?.[source.name]
+      : request.headers[source.kind === 'bearer' ? 'authorization' : source.name];
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  return source.kind === 'bearer' ? value : value.trim();
 }
 
 /**
- * The token from the first of the route's sources the request uses: `Authorization: Bearer`
- * wins over `x-api-key` (Claude Code's ANTHROPIC_API_KEY) on the default routes, and over
- * `x-goog-api-key` and `?key=` on the Gemini routes.
+ * The token of the first source the request carries. An Authorization header that comes wins
+ * over later sources even when it is not of the Bearer form (then the token is invalid).
  */
 function presentedToken(request: FastifyRequest, sources: readonly TokenSource[]): string {
   for (const source of sources) {
-    const token = tokenFrom(request, source);
-    if (token !== undefined) return token;
+    const value = presented(request, source);
+    if (value === undefined) continue;
+    if (source.kind !== 'bearer') return value;
+    const token = bearerCredential(value);
+    if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
+    return token;
   }
   throw gatewayErrors.create('missing_token', {});
 }
