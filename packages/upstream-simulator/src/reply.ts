@@ -157,7 +157,7 @@ function plan(
 ): { tokens: string[]; toolCalls: ToolCall[] } {
   const text = () => replyWords(request, digest, replyTokens);
   if (toolTurn === undefined) {
-    if (request.messages.at(-1)?.role === 'tool') return { tokens: answerToTool(request), toolCalls: [] };
+    if (lastTurn(request)?.role === 'tool') return { tokens: answerToTool(request), toolCalls: [] };
     const toolCalls = chooseToolCalls(request, digest);
     return { tokens: toolCalls.length > 0 ? [] : text(), toolCalls };
   }
@@ -212,7 +212,13 @@ export function buildReply(request: SimRequest, replyTokens: number, toolTurn?: 
 
 /** A tool result is answered in text, quoting it: the turn ends there, whatever tools are offered. */
 function answerToTool(request: SimRequest): string[] {
-  return toolTurnAnswer(contentText(request.messages.at(-1)?.content));
+  const results = request.messages.filter((message) => message.role !== 'system');
+  return toolTurnAnswer(contentText(results.at(-1)?.content));
+}
+
+/** The last turn of the conversation proper: Claude Code puts `system` notes after the user's turn. */
+function lastTurn(request: SimRequest): SimRequest['messages'][number] | undefined {
+  return request.messages.findLast((message) => message.role !== 'system');
 }
 
 function choiceOf(request: SimRequest): 'auto' | 'required' | { name: string } | 'none' {
@@ -231,7 +237,7 @@ function chooseToolCalls(request: SimRequest, digest: Buffer): ToolCall[] {
   const tools = request.tools ?? [];
   const choice = choiceOf(request);
   if (tools.length === 0 || choice === 'none') return [];
-  const last = request.messages.at(-1);
+  const last = lastTurn(request);
   const calls = plannedCalls({
     tools,
     userText: last?.role === 'user' ? contentText(last.content) : undefined,
