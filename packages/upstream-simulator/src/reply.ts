@@ -3,7 +3,7 @@
  * counts, so tests can assert exact values and benchmarks compare like with like.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { plannedCalls } from './actions.ts';
+import { plannedCalls, userWords } from './actions.ts';
 import { type ToolTurn, toolTurnAnswer, toolTurnStep } from './tool-turn.ts';
 
 const WORDS = [
@@ -101,7 +101,8 @@ function limit(request: SimRequest): number | undefined {
 
 function lastUserText(request: SimRequest): string {
   const last = [...request.messages].reverse().find((message) => message.role === 'user');
-  return contentText(last?.content).trim();
+  // An agent's tagged notes (`<system-reminder>`) are not what the user asked.
+  return userWords(contentText(last?.content));
 }
 
 /**
