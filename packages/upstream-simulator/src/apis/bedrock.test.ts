@@ -180,7 +180,7 @@ describe('simulated Bedrock Converse (driven by @aws-sdk/client-bedrock-runtime)
     const calls = (first.output?.message?.content ?? []).flatMap((block) =>
       block.toolUse ? [block.toolUse] : [],
     );
-    // By default get_weather (the first tool) and get_time would be called with made-up input.
+    // By default the question (no action asked for) would get text and no call.
     assert.deepEqual(
       calls.map((call) => [call.name, call.input]),
       [['get_time', turn.input]],
