@@ -3,7 +3,10 @@
  * it: shell and console blocks in bash (curl included, with a real token; a console block's
  * `HTTP/1.1 NNN` line is the status it must get), TypeScript blocks with the project's Node,
  * JSON blocks parsed, and every model name mentioned sent as a chat call (a name the text says
- * is an error, `... is a 400`, must get that status). A block that cannot run carries
+ * is an error, `... is a 400`, must get that status). Variables a page's shell block exports
+ * carry to its later blocks, as in a reader's terminal. A coding agent's commands (`claude`,
+ * `codex`; docs-agents.ts) run as shown on each provider the agent works on, held to a request
+ * and time budget. A block that cannot run carries
  * `<!-- docs-examples: skip (reason) -->` on the line before it; that stays rare.
  */
 import assert from 'node:assert/strict';
