@@ -3,12 +3,16 @@
  * it: shell and console blocks in bash (curl included, with a real token; a console block's
  * `HTTP/1.1 NNN` line is the status it must get), TypeScript blocks with the project's Node,
  * JSON blocks parsed, and every model name mentioned sent as a chat call (a name the text says
- * is an error, `... is a 400`, must get that status). A block that cannot run carries
+ * is an error, `... is a 400`, must get that status). Variables a page's shell block exports
+ * carry to its later blocks, as in a reader's terminal. A coding agent's commands (`claude`,
+ * `codex`; docs-agents.ts) run as shown on each provider the agent works on, held to a request
+ * and time budget. A block that cannot run carries
  * `<!-- docs-examples: skip (reason) -->` on the line before it; that stays rare.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +21,7 @@ import { isRetired } from '../packages/gateway/src/routing/catalog-lifecycle.ts'
 import { DEFAULT_CATALOG_PATH, readJsonFile } from '../packages/gateway/src/routing/index.ts';
 import { REASONING_TOKENS } from '../packages/upstream-simulator/src/reply.ts';
 import { DEFAULT_REPLY_TOKENS } from '../packages/upstream-simulator/src/respond.ts';
+import { type Agent, agentOf, answeredRequests, PROJECT_FILES, sandbox } from './docs-agents.ts';
 import { type Block, blocksOf, docFiles, type Mention, modelMentions, ROOT } from './docs-examples.ts';
 import { type EmbeddedDefault, startEmbeddedDefault } from './embedded-default.ts';
 
@@ -41,16 +46,40 @@ interface Outcome {
   readonly stdout: string;
   readonly stderr: string;
   readonly statuses: number[];
+  /** What the script exported (variables it set or changed). */
+  readonly exported: Record<string, string>;
+}
+
+/** A port nothing listens on: an agent's calls to any host but the gateway fail at once through it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function changed(before: NodeJS.ProcessEnv, dump: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of dump.split('\0')) {
+    const [name = '', value = ''] = entry.split(/=(.*)/s);
+    if (/^\w+$/.test(name) && !name.startsWith('DOCS_') && before[name] !== value) out[name] = value;
+  }
+  return out;
 }
 
 describe('every example of the docs works against the embedded default', () => {
   let running: EmbeddedDefault;
   let dir: string;
   let gatewayToken: string;
+  let closedProxy: string;
+  /** Per doc, what its shell blocks exported so far: a reader runs a page's blocks in one shell. */
+  const sessions = new Map<string, Record<string, string>>();
   before(async () => {
     running = await startEmbeddedDefault();
     gatewayToken = running.gatewayToken();
     dir = mkdtempSync(join(tmpdir(), 'docs-examples-'));
+    closedProxy = `http://127.0.0.1:${await closedPort()}`;
   });
   after(async () => {
     await running.close();
@@ -68,29 +97,66 @@ describe('every example of the docs works against the embedded default', () => {
       .replace(/http:\/\/127\.0\.0\.1:18642/g, running.energyUrl);
 
   let runs = 0;
-  function bash(script: string, env: NodeJS.ProcessEnv): Outcome {
-    const statusFile = join(dir, `statuses-${runs++}`);
-    const result = spawnSync('bash', ['-c', `set -euo pipefail\n${PRELUDE}\n${script}`], {
-      cwd: ROOT,
-      env: { ...running.env, GATEWAY_TOKEN: gatewayToken, ...env, DOCS_STATUS_FILE: statusFile },
+  function bash(script: string, env: NodeJS.ProcessEnv, where = { cwd: ROOT, timeout: 60_000 }): Outcome {
+    const statusFile = join(dir, `statuses-${runs}`);
+    const envFile = join(dir, `env-${runs++}`);
+    const full = { ...running.env, GATEWAY_TOKEN: gatewayToken, ...env };
+    const dump = `\nenv -0 > "$DOCS_ENV_FILE"`;
+    const result = spawnSync('bash', ['-c', `set -euo pipefail\n${PRELUDE}\n${script}${dump}`], {
+      ...where,
+      env: { ...full, DOCS_STATUS_FILE: statusFile, DOCS_ENV_FILE: envFile },
       encoding: 'utf8',
-      timeout: 60_000,
     });
+    let exported: Record<string, string> = {};
+    try {
+      exported = changed(full, readFileSync(envFile, 'utf8'));
+    } catch {
+      // the script failed before its end
+    }
     let statuses: number[] = [];
     try {
       statuses = readFileSync(statusFile, 'utf8').trim().split('\n').filter(Boolean).map(Number);
     } catch {
       // no curl in this script
     }
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr, statuses };
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr, statuses, exported };
   }
 
   const at = (block: Block) => `${block.file}:${block.line}`;
 
   function runShell(block: Block): void {
-    const outcome = bash(localise(block.text), {});
+    const session = sessions.get(block.file) ?? {};
+    const outcome = bash(localise(block.text), session);
     assert.equal(outcome.code, 0, `${at(block)}: exit ${outcome.code}\n${outcome.stderr}${outcome.stdout}`);
     for (const status of outcome.statuses) assert.ok(status < 400, `${at(block)}: a curl got ${status}`);
+    sessions.set(block.file, { ...session, ...outcome.exported });
+  }
+
+  /**
+   * An agent's commands, as shown, once per provider it works on: each exits 0, a tool turn's
+   * answer names the files of the directory it works in, and the whole block (a text turn and a
+   * tool turn) takes at most 10 gateway requests and under 60 s.
+   */
+  async function runAgent(block: Block, agent: Agent, diagnostic: (message: string) => void): Promise<void> {
+    const session = sessions.get(block.file) ?? {};
+    const earlier = blocks.filter((b) => b.file === block.file && b.line < block.line);
+    for (const provider of agent.providers) {
+      const box = sandbox(dir, closedProxy);
+      const run = { home: box.home, provider, gatewayUrl: running.gatewayUrl, session, earlier };
+      const env = { ...session, ...box.env, ...agent.prepare(run) };
+      const requests = await answeredRequests(running.gatewayUrl);
+      const started = Date.now();
+      const outcome = bash(localise(block.text), env, { cwd: box.project, timeout: 120_000 });
+      const seconds = (Date.now() - started) / 1000;
+      const used = (await answeredRequests(running.gatewayUrl)) - requests;
+      const label = `${at(block)} on ${provider}`;
+      diagnostic(`${label}: ${used} requests, ${seconds.toFixed(1)} s`);
+      assert.equal(outcome.code, 0, `${label}: exit ${outcome.code}\n${outcome.stderr}${outcome.stdout}`);
+      for (const file of PROJECT_FILES)
+        assert.ok(outcome.stdout.includes(file), `${label}: ${outcome.stdout}`);
+      assert.ok(used <= 10, `${label}: ${used} requests`);
+      assert.ok(seconds < 60, `${label}: ${seconds} s`);
+    }
   }
 
   /** `$ command` lines (with their continuation lines) and the output the block shows after each. */
@@ -181,8 +247,10 @@ describe('every example of the docs works against the embedded default', () => {
   for (const block of blocks.filter((b) => EXECUTED.has(b.lang))) {
     const skip =
       block.skip ?? (SHELL.has(block.lang) && !curlAvailable ? 'curl is not installed here' : undefined);
-    it(`${at(block)} (${block.lang})`, { skip }, () => {
-      if (block.lang === 'json') JSON.parse(block.text);
+    const agent = SHELL.has(block.lang) ? agentOf(block) : undefined;
+    it(`${at(block)} (${block.lang})`, { skip }, async (t) => {
+      if (agent) await runAgent(block, agent, (message) => t.diagnostic(message));
+      else if (block.lang === 'json') JSON.parse(block.text);
       else if (block.lang === 'console') runConsole(block);
       else if (SHELL.has(block.lang)) runShell(block);
       else runTypeScript(block);

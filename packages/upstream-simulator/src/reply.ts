@@ -3,6 +3,7 @@
  * counts, so tests can assert exact values and benchmarks compare like with like.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { plannedCalls, userWords } from './actions.ts';
 import { type ToolTurn, toolTurnAnswer, toolTurnStep } from './tool-turn.ts';
 
 const WORDS = [
@@ -100,7 +101,8 @@ function limit(request: SimRequest): number | undefined {
 
 function lastUserText(request: SimRequest): string {
   const last = [...request.messages].reverse().find((message) => message.role === 'user');
-  return contentText(last?.content).trim();
+  // An agent's tagged notes (`<system-reminder>`) are not what the user asked.
+  return userWords(contentText(last?.content));
 }
 
 /**
@@ -156,12 +158,13 @@ function plan(
 ): { tokens: string[]; toolCalls: ToolCall[] } {
   const text = () => replyWords(request, digest, replyTokens);
   if (toolTurn === undefined) {
+    if (lastTurn(request)?.role === 'tool') return { tokens: answerToTool(request), toolCalls: [] };
     const toolCalls = chooseToolCalls(request, digest);
     return { tokens: toolCalls.length > 0 ? [] : text(), toolCalls };
   }
   switch (toolTurnStep(request, toolTurn)) {
     case 'answer':
-      return { tokens: toolTurnAnswer(contentText(request.messages.at(-1)?.content)), toolCalls: [] };
+      return { tokens: answerToTool(request), toolCalls: [] };
     case 'call': {
       const id = `call_sim${digest.subarray(12, 24).toString('hex')}`;
       return {
@@ -208,56 +211,47 @@ export function buildReply(request: SimRequest, replyTokens: number, toolTurn?: 
   };
 }
 
+/** A tool result is answered in text, quoting it: the turn ends there, whatever tools are offered. */
+function answerToTool(request: SimRequest): string[] {
+  const results = request.messages.filter((message) => message.role !== 'system');
+  return toolTurnAnswer(contentText(results.at(-1)?.content));
+}
+
+/** The last turn of the conversation proper: Claude Code puts `system` notes after the user's turn. */
+function lastTurn(request: SimRequest): SimRequest['messages'][number] | undefined {
+  return request.messages.findLast((message) => message.role !== 'system');
+}
+
+function choiceOf(request: SimRequest): 'auto' | 'required' | { name: string } | 'none' {
+  const choice = request.tool_choice;
+  if (choice === 'none' || choice === 'required') return choice;
+  const name = (choice as { function?: { name?: unknown } } | null | undefined)?.function?.name;
+  return typeof name === 'string' ? { name } : 'auto';
+}
+
 /**
- * Calls tools when tools are offered, not refused, and the last turn is not already a tool
- * result: the forced or first one, plus the second in parallel when parallel calls are allowed.
+ * The cautious model's calls (actions.ts): text unless the user's last message asks for an
+ * action or the tool choice forces one; one call at a time unless the message names several
+ * tools and parallel calls are allowed.
  */
 function chooseToolCalls(request: SimRequest, digest: Buffer): ToolCall[] {
-  const first = chooseToolCall(request, digest);
-  if (!first) return [];
   const tools = request.tools ?? [];
-  const second = tools[1]?.function?.name;
-  const forced = typeof request.tool_choice === 'object' && request.tool_choice !== null;
-  if (forced || request.parallel_tool_calls === false || typeof second !== 'string' || second === first.name)
-    return [first];
-  const args = argumentsFor(tools[1]?.function?.parameters, lastUserText(request));
-  const id = `call_sim${digest.subarray(24, 32).toString('hex')}`;
-  return [first, { id, name: second, arguments: JSON.stringify(args) }];
-}
-
-function chooseToolCall(request: SimRequest, digest: Buffer): ToolCall | undefined {
-  const tools = request.tools ?? [];
-  if (tools.length === 0 || request.tool_choice === 'none') return undefined;
-  if (request.messages.at(-1)?.role === 'tool') return undefined;
-  const forced = request.tool_choice as { function?: { name?: unknown } } | undefined;
-  const forcedName = typeof forced === 'object' ? forced?.function?.name : undefined;
-  const tool = tools.find((candidate) => candidate.function?.name === forcedName) ?? tools[0];
-  const name = tool?.function?.name;
-  if (typeof name !== 'string') return undefined;
-  const args = argumentsFor(tool?.function?.parameters, lastUserText(request));
-  return { id: `call_sim${digest.subarray(12, 24).toString('hex')}`, name, arguments: JSON.stringify(args) };
-}
-
-/** Fills every required (else every) property of a JSON schema with a plausible value. */
-function argumentsFor(schema: unknown, text: string): Record<string, unknown> {
-  const properties =
-    (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
-  const required = (schema as { required?: unknown } | undefined)?.required;
-  const names = Array.isArray(required) ? required.map(String) : Object.keys(properties);
-  const lastWord =
-    text
-      .split(/\s+/)
-      .filter(Boolean)
-      .at(-1)
-      ?.replace(/[^\p{L}\p{N}-]/gu, '') || 'simulated';
-  const out: Record<string, unknown> = {};
-  for (const name of names) {
-    const type = properties[name]?.type;
-    if (type === 'number' || type === 'integer') out[name] = 1;
-    else if (type === 'boolean') out[name] = true;
-    else if (type === 'array') out[name] = [];
-    else if (type === 'object') out[name] = {};
-    else out[name] = lastWord;
-  }
-  return out;
+  const choice = choiceOf(request);
+  if (tools.length === 0 || choice === 'none') return [];
+  const last = lastTurn(request);
+  const calls = plannedCalls({
+    tools,
+    userText: last?.role === 'user' ? contentText(last.content) : undefined,
+    choice,
+    parallel: request.parallel_tool_calls !== false,
+  });
+  // The first id as before; later ones from the digest's last bytes and their place.
+  return calls.map((call, index) => ({
+    id:
+      index === 0
+        ? `call_sim${digest.subarray(12, 24).toString('hex')}`
+        : `call_sim${digest.subarray(24, 32).toString('hex')}${index > 1 ? index : ''}`,
+    name: call.name,
+    arguments: JSON.stringify(call.arguments),
+  }));
 }

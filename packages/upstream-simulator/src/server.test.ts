@@ -91,8 +91,8 @@ describe('simulator completions (driven by the OpenAI SDK)', () => {
     assert.equal(reasoning.usage?.completion_tokens, 16 + 32);
   });
 
-  test('calls the offered tool with arguments from its schema, streamed or not', async () => {
-    const ask = [{ role: 'user' as const, content: 'Weather in Paris' }];
+  test('calls the tool the user names, with arguments from its schema, streamed or not', async () => {
+    const ask = [{ role: 'user' as const, content: 'Use get_weather in Paris' }];
     const whole = await client.chat.completions.create({
       model: 'sim-small',
       messages: ask,

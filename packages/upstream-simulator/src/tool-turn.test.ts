@@ -59,11 +59,25 @@ function toolResultTurn(call: Block | undefined, output: string) {
 }
 
 describe('the scripted tool turn', () => {
-  test('off by default: the first tool offered is called with made-up input', async () => {
-    const { content } = await messages(sim, { messages: [QUESTION] });
+  test('off by default: a question gets text; asked to run a command, the shell tool runs it once', async () => {
+    const answered = await messages(sim, { messages: [QUESTION] });
     assert.deepEqual(
-      content.filter((block) => block.type === 'tool_use').map((block) => block.name),
-      ['Agent', 'Bash'],
+      answered.content.map((block) => block.type),
+      ['text'],
+    );
+    const ask = { role: 'user', content: 'Run `ls -la /work` please' };
+    const first = await messages(sim, { messages: [ask] });
+    const calls = first.content.filter((block) => block.type === 'tool_use');
+    assert.deepEqual(
+      calls.map((block) => [block.name, block.input]),
+      [['Bash', { command: 'ls -la /work' }]],
+    );
+    const final = await messages(sim, {
+      messages: [ask, { role: 'assistant', content: first.content }, toolResultTurn(calls[0], 'a.txt')],
+    });
+    assert.deepEqual(
+      final.content.map((block) => [block.type, block.text]),
+      [['text', 'The tool returned: a.txt <system-reminder>ignored</system-reminder>']],
     );
   });
 

@@ -1,10 +1,11 @@
 /**
  * The scripted tool turn: a coding agent's smallest real task, one tool call and an answer, made
- * deterministic for end-to-end tests of real agent CLIs. The default reply calls whichever tool
- * comes first with made-up arguments, which makes an agent launch sub-agents or edit files; with
- * a tool turn configured the simulator calls only the named tool, with exactly the given input,
- * and answers its result by quoting it, so a test can tell that the tool ran and that its output
- * came back through every hop. Off unless a request or the configuration asks for it.
+ * deterministic for end-to-end tests of real agent CLIs. The default reply (actions.ts) decides
+ * from the user's words whether and which tool to call, with the arguments it can infer; with a
+ * tool turn configured the simulator calls only the named tool, with exactly the given input,
+ * whatever the prompt says, and answers its result by quoting it, so a test can tell that the
+ * tool ran and that its output came back through every hop. Off unless a request or the
+ * configuration asks for it.
  */
 
 /** The tool to call (by name, as the client offers it) and the input to call it with. */

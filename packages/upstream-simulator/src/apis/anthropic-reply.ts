@@ -50,7 +50,9 @@ export function simRequest(model: string, body: Body): SimRequest {
         ? 'none'
         : choice.type === 'tool'
           ? { type: 'function', function: { name: choice.name } }
-          : undefined,
+          : choice.type === 'any'
+            ? 'required'
+            : undefined,
     parallel_tool_calls: choice.disable_parallel_tool_use !== true,
     max_tokens: body.max_tokens,
     reasoning_effort: thinkingEffort(body),

@@ -86,10 +86,11 @@ describe('anthropic simulator with @anthropic-ai/sdk', () => {
 
   test('a tool-use turn: two parallel tool_use blocks, then an answer to the results', async () => {
     const time = { ...weather, name: 'get_time', description: 'Time in a city' };
+    const asked = { role: 'user', content: 'Use get_weather and get_time for Paris' } as const;
     const first = await client.messages.create({
       model: 'claude-sonnet-4-6',
       max_tokens: 256,
-      messages: [question],
+      messages: [asked],
       tools: [weather, time],
     });
     assert.equal(first.stop_reason, 'tool_use');
@@ -103,7 +104,7 @@ describe('anthropic simulator with @anthropic-ai/sdk', () => {
       max_tokens: 256,
       tools: [weather, time],
       messages: [
-        question,
+        asked,
         { role: 'assistant', content: first.content },
         {
           role: 'user',

@@ -77,6 +77,11 @@ const question: Partial<ModelRequest> = {
   toolChoice: { type: 'required' },
 };
 
+const useWeather: Partial<ModelRequest> = {
+  ...question,
+  turns: [{ role: 'user', content: [{ type: 'text', text: 'Use get_weather for Paris' }] }],
+};
+
 describe('bedrock-converse adapter against the simulated Bedrock', () => {
   test('Claude 4.5 budget thinking (limit raised above the budget): accepted, signed thinking back', async () => {
     const sonnet45 = offer('us.anthropic.claude-sonnet-4-5-20250929-v1:0', {});
@@ -96,7 +101,8 @@ describe('bedrock-converse adapter against the simulated Bedrock', () => {
   test('Claude 4.6 adaptive + effort, streamed: thinking, tool calls and usage', async () => {
     const sonnet46 = offer('global.anthropic.claude-sonnet-4-6', {});
     const response = await send(
-      input(sonnet46, { kind: 'anthropic-adaptive', effort: 'max' }, { ...question, stream: true }),
+      // Thinking leaves the tool choice to the model, which calls a tool when asked to.
+      input(sonnet46, { kind: 'anthropic-adaptive', effort: 'max' }, { ...useWeather, stream: true }),
     );
     assert.equal(response.status, 200, await response.clone().text());
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -118,7 +124,7 @@ describe('bedrock-converse adapter against the simulated Bedrock', () => {
     assert.equal(loop.status, 200);
     const { response: parsed } = adapter.parseResponse(await loop.text(), context);
     assert.equal(parsed.finishReason, 'stop');
-    assert.match(parsed.content[0]?.type === 'text' ? parsed.content[0].text : '', /^Simulated reply/);
+    assert.match(parsed.content[0]?.type === 'text' ? parsed.content[0].text : '', /^The tool returned:/);
   });
 
   test("Bedrock's refusals map to the gateway's failures", async () => {

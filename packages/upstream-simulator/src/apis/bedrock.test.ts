@@ -136,8 +136,11 @@ describe('simulated Bedrock Converse (driven by @aws-sdk/client-bedrock-runtime)
     assert.equal(kinds.filter((kind) => kind === 'contentBlockDelta').length, 16);
   });
 
-  test('a tool-use turn calls both tools in parallel, and answers the results', async () => {
-    const input: ConverseCommandInput = { modelId: SONNET_45, messages: question, toolConfig: weather };
+  test('a tool-use turn calls both tools named in parallel, and answers the results', async () => {
+    const asked: Message[] = [
+      { role: 'user', content: [{ text: 'Use get_weather and get_time for Paris' }] },
+    ];
+    const input: ConverseCommandInput = { modelId: SONNET_45, messages: asked, toolConfig: weather };
     const first = await client.send(new ConverseCommand(input));
     assert.equal(first.stopReason, 'tool_use');
     const calls = (first.output?.message?.content ?? []).flatMap((block) =>
@@ -154,10 +157,10 @@ describe('simulated Bedrock Converse (driven by @aws-sdk/client-bedrock-runtime)
         toolResult: { toolUseId: call.toolUseId, content: [{ text: 'sunny' }] },
       })),
     };
-    const messages = [...question, first.output?.message as Message, results];
+    const messages = [...asked, first.output?.message as Message, results];
     const second = await client.send(new ConverseCommand({ ...input, messages }));
     assert.equal(second.stopReason, 'end_turn');
-    assert.match(second.output?.message?.content?.[0]?.text ?? '', /^Simulated reply/);
+    assert.equal(second.output?.message?.content?.[0]?.text, 'The tool returned: sunny sunny');
 
     const streamed = await client.send(new ConverseStreamCommand(input));
     const starts: string[] = [];
@@ -177,7 +180,7 @@ describe('simulated Bedrock Converse (driven by @aws-sdk/client-bedrock-runtime)
     const calls = (first.output?.message?.content ?? []).flatMap((block) =>
       block.toolUse ? [block.toolUse] : [],
     );
-    // By default get_weather (the first tool) and get_time would be called with made-up input.
+    // By default the question (no action asked for) would get text and no call.
     assert.deepEqual(
       calls.map((call) => [call.name, call.input]),
       [['get_time', turn.input]],

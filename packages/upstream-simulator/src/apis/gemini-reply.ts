@@ -59,7 +59,8 @@ function toolChoiceOf(body: Body): unknown {
   const config = object(object(body.toolConfig)?.functionCallingConfig);
   if (config?.mode === 'NONE') return 'none';
   const names = Array.isArray(config?.allowedFunctionNames) ? config.allowedFunctionNames : [];
-  return config?.mode === 'ANY' && names.length === 1 ? { function: { name: names[0] } } : undefined;
+  if (config?.mode !== 'ANY') return undefined;
+  return names.length === 1 ? { function: { name: names[0] } } : 'required';
 }
 
 export function simRequestOf(model: string, body: Body): SimRequest {

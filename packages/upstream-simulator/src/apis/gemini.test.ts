@@ -80,7 +80,7 @@ describe('simulated Gemini API (driven by @google/genai)', () => {
   test('Gemini 3 function calls carry a thought signature that must come back', async () => {
     const model = 'gemini-3.1-pro-preview';
     const tools = [{ functionDeclarations: [cityTool('get_weather'), cityTool('get_time')] }];
-    const asked: Content = { role: 'user', parts: [{ text: 'Weather and time in Paris' }] };
+    const asked: Content = { role: 'user', parts: [{ text: 'Use get_weather and get_time in Paris' }] };
     const first = await gemini.models.generateContent({ model, contents: [asked], config: { tools } });
     const calls = first.functionCalls ?? [];
     assert.deepEqual(
@@ -104,7 +104,7 @@ describe('simulated Gemini API (driven by @google/genai)', () => {
       contents: [asked, modelTurn, results],
       config: { tools },
     });
-    assert.match(answer.text ?? '', /^Simulated reply/);
+    assert.match(answer.text ?? '', /^The tool returned:/);
     const unsigned = { ...modelTurn, parts: modelTurn.parts.map(({ thoughtSignature: _, ...part }) => part) };
     const refused = await refusal(
       gemini.models.generateContent({ model, contents: [asked, unsigned, results], config: { tools } }),

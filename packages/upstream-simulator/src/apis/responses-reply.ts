@@ -52,8 +52,8 @@ export function simRequest(model: string, body: Body): SimRequest {
       .filter((tool) => tool.type === 'function')
       .map((tool) => ({ function: { name: tool.name, parameters: tool.parameters } })),
     tool_choice:
-      choice === 'none'
-        ? 'none'
+      choice === 'none' || choice === 'required'
+        ? choice
         : forced.type === 'function'
           ? { type: 'function', function: { name: forced.name } }
           : undefined,

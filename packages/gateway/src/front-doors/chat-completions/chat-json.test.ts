@@ -120,7 +120,7 @@ describe('POST /v1/chat/completions (JSON)', () => {
     ];
     const response = await post({
       model: 'claude-sonnet@cloud_b',
-      messages: [{ role: 'user', content: 'Weather in Paris' }],
+      messages: [{ role: 'user', content: 'Use get_weather in Paris' }],
       tools,
     });
     assert.equal(response.statusCode, 200);

@@ -89,7 +89,9 @@ describe('through a listening gateway', () => {
         },
       },
     ];
-    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Lyon' }];
+    const messages: OpenAI.ChatCompletionMessageParam[] = [
+      { role: 'user', content: 'Use get_weather in Lyon' },
+    ];
     const first = await client.chat.completions.create({ model: 'gpt-5.4', messages, tools });
     const call = first.choices[0]?.message.tool_calls?.[0];
     assert.ok(call?.type === 'function');

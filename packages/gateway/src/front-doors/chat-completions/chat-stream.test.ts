@@ -80,7 +80,8 @@ describe('POST /v1/chat/completions (stream)', () => {
         function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
       },
     ];
-    const response = await post({ model: 'gpt-5.4@developer', messages, tools, stream: true });
+    const asked = [{ role: 'user', content: 'Use lookup for Paris' }];
+    const response = await post({ model: 'gpt-5.4@developer', messages: asked, tools, stream: true });
     const chunks = chunksOf(response.body);
     const args = chunks
       .map((chunk) => chunk.choices[0]?.delta.tool_calls?.[0]?.function.arguments ?? '')

@@ -106,7 +106,7 @@ describe('every listed (model, provider) pair through the OpenAI SDK', () => {
   test('parallel tool calls, JSON and streamed (index, id and name once, arguments in pieces)', async () => {
     for (const [model, provider] of listed) {
       const name = `${model}@${provider}`;
-      const messages = [{ role: 'user' as const, content: 'Weather and time in Paris' }];
+      const messages = [{ role: 'user' as const, content: 'Use get_weather and get_time in Paris' }];
       const whole = await client.chat.completions.create({ model: name, messages, tools: TOOLS });
       const calls = whole.choices[0]?.message.tool_calls ?? [];
       assert.deepEqual(

@@ -98,7 +98,7 @@ for (const c of CASES) {
     });
 
     test('a tool-use turn: tool_use, then the tool_result gets an answer', async () => {
-      const question = { role: 'user' as const, content: 'List the files in /tmp/project' };
+      const question = { role: 'user' as const, content: 'Use list_files in /tmp/project' };
       const first = await client.messages.create({
         model: c.model,
         max_tokens: 512,
@@ -126,7 +126,7 @@ for (const c of CASES) {
       });
       const answer = await stream.finalMessage();
       assert.equal(answer.stop_reason, 'end_turn');
-      assert.match(answer.content[0]?.type === 'text' ? answer.content[0].text : '', /^Simulated reply/);
+      assert.match(answer.content[0]?.type === 'text' ? answer.content[0].text : '', /^The tool returned:/);
     });
 
     test('a streamed tool call arrives as tool_use with input_json_delta pieces', async () => {
@@ -134,7 +134,7 @@ for (const c of CASES) {
         model: c.model,
         max_tokens: 512,
         tools: [ls],
-        messages: [{ role: 'user', content: 'Which files are in /srv?' }],
+        messages: [{ role: 'user', content: 'Which files does list_files find in /srv?' }],
       });
       const pieces: string[] = [];
       stream.on('inputJson', (piece) => pieces.push(piece));
@@ -151,7 +151,7 @@ for (const c of CASES) {
 describe('thinking through the passthrough', () => {
   for (const model of ['claude-sonnet@developer', 'claude-sonnet@cloud_b']) {
     test(`${model}: a signed thinking block comes back and goes upstream unmodified`, async () => {
-      const question = { role: 'user' as const, content: 'List the files in /work' };
+      const question = { role: 'user' as const, content: 'Use list_files in /work' };
       const first = await client.messages.create({
         model,
         max_tokens: 4096,
@@ -197,7 +197,7 @@ describe('thinking through the passthrough', () => {
 describe('a Gemini 3 tool call through the Messages front door', () => {
   for (const stream of [false, true]) {
     test(`${stream ? 'streamed' : 'JSON'}: the tool_use id is valid for Anthropic and the history replays`, async () => {
-      const question = { role: 'user' as const, content: 'List the files in /work' };
+      const question = { role: 'user' as const, content: 'Use list_files in /work' };
       const params = { model: 'gemini-flash@developer', max_tokens: 1024, tools: [ls], messages: [question] };
       const first = stream
         ? await client.messages.stream(params).finalMessage()

@@ -111,7 +111,7 @@ for (const c of CASES) {
     });
 
     test('a function-call turn: function_call, then function_call_output gets an answer', async () => {
-      const question = { role: 'user' as const, content: 'List the files in /tmp/project' };
+      const question = { role: 'user' as const, content: 'Use list_files in /tmp/project' };
       const first = await client.responses.create({ model, input: [question], tools: [ls], store: false });
       const call = first.output.find((item) => item.type === 'function_call');
       assert.ok(call && call.type === 'function_call', JSON.stringify(first.output));
@@ -130,7 +130,7 @@ for (const c of CASES) {
       });
       const answer = await stream.finalResponse();
       assert.equal(answer.status, 'completed');
-      assert.match(answer.output_text, /^Simulated reply/);
+      assert.match(answer.output_text, /^The tool returned:/);
     });
 
     test('a streamed function call: item added, argument deltas, item done with the whole call', async () => {
@@ -138,7 +138,7 @@ for (const c of CASES) {
         model,
         tools: [ls],
         store: false,
-        input: 'Which files are in /srv?',
+        input: 'Which files does list_files find in /srv?',
       });
       const pieces: string[] = [];
       const done: OpenAI.Responses.ResponseOutputItem[] = [];
@@ -192,7 +192,7 @@ describe('reasoning items', () => {
 
   test('claude-sonnet:low@developer: thinking comes back as a reasoning item and returns signed', async () => {
     const model = 'claude-sonnet:low@developer';
-    const question = { role: 'user' as const, content: 'List the files in /work' };
+    const question = { role: 'user' as const, content: 'Use list_files in /work' };
     const first = await client.responses.create({ model, input: [question], tools: [ls], store: false });
     const reasoning = first.output.find((item) => item.type === 'reasoning');
     assert.ok(reasoning && reasoning.type === 'reasoning', JSON.stringify(first.output));
@@ -214,7 +214,7 @@ describe('reasoning items', () => {
     });
     stream.on('response.reasoning_summary_text.delta', (event) => summary.push(event.delta));
     const answer = await stream.finalResponse();
-    assert.match(answer.output_text, /^Simulated reply/);
+    assert.match(answer.output_text, /^The tool returned:/);
     assert.ok(summary.join('').length > 0, 'reasoning_summary_text.delta events');
     const sent = t.lastUpstreamBody().messages as Array<{ content: Array<Record<string, unknown>> }>;
     const thinking = sent[1]?.content[0];
