@@ -41,7 +41,7 @@ export interface Door {
   streamRules(events: readonly SseEvent[]): string[];
 }
 
-const QUESTION = 'List the files of the src directory';
+const QUESTION = 'Call list_files to list the files of the src directory';
 const PARAMETERS = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
 
 /** Splits an SSE body into its events (comments and `[DONE]` left out). */
