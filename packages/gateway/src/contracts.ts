@@ -108,12 +108,22 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
+/**
+ * Where a client API puts the gateway token: `Authorization: Bearer <token>`, a header of its
+ * own (`x-api-key`, `x-goog-api-key`) or a query parameter (`?key=`).
+ */
+export type TokenSource =
+  | { readonly kind: 'bearer' }
+  | { readonly kind: 'header'; readonly name: string }
+  | { readonly kind: 'query'; readonly name: string };
+
 export interface AccessControl {
   /**
-   * Checks IP restrictions and the bearer token of a `/v1/*` request. Resolves the caller or
-   * throws a catalogued AppError (401 missing/invalid/expired token, 403 IP not allowed).
+   * Checks IP restrictions and the token of a `/v1/*` request, read from the first of `sources`
+   * the request carries (default: Authorization, then x-api-key). Resolves the caller or throws a
+   * catalogued AppError (401 missing/invalid/expired token, 403 IP not allowed).
    */
-  authenticate(request: FastifyRequest): Promise<Principal>;
+  authenticate(request: FastifyRequest, sources?: readonly TokenSource[]): Promise<Principal>;
 }
 
 export interface Reservation {

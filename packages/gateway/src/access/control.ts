@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AccessControl, Principal } from '../contracts.ts';
+import type { AccessControl, Principal, TokenSource } from '../contracts.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { gatewayErrors } from '../errors.ts';
 import { noteCaller } from '../request-log.ts';
@@ -30,24 +30,40 @@ function invalid(reason: string) {
   return gatewayErrors.create('gateway_invalid_token', { reason });
 }
 
-/**
- * The token from `Authorization: Bearer <token>`, or from `x-api-key: <token>` (how Anthropic
- * clients send an API key, e.g. Claude Code's ANTHROPIC_API_KEY). Authorization wins when both come.
- */
-function presentedToken(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  if (header === undefined || header.trim() === '') {
-    const key = request.headers['x-api-key'];
-    if (typeof key === 'string' && key.trim() !== '') return key.trim();
-    throw gatewayErrors.create('missing_token', {});
-  }
-  const token = bearerCredential(header);
-  if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
-  return token;
+/** Authorization first, then x-api-key (how Anthropic clients send a key, e.g. Claude Code's). */
+export const DEFAULT_TOKEN_SOURCES: readonly TokenSource[] = [
+  { kind: 'bearer' },
+  { kind: 'header', name: 'x-api-key' },
+];
+
+/** A source's non-blank value, trimmed; undefined when the request does not carry it. */
+function presented(request: FastifyRequest, source: TokenSource): string | undefined {
+  const value =
+    source.kind === 'query'
+      ? (request.query as Record<string, unknown> | undefined)?.[source.name]
+      : request.headers[source.kind === 'bearer' ? 'authorization' : source.name];
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  return source.kind === 'bearer' ? value : value.trim();
 }
 
-function tokenOf(request: FastifyRequest): string {
-  const token = presentedToken(request);
+/**
+ * The token of the first source the request carries. An Authorization header that comes wins
+ * over later sources even when it is not of the Bearer form (then the token is invalid).
+ */
+function presentedToken(request: FastifyRequest, sources: readonly TokenSource[]): string {
+  for (const source of sources) {
+    const value = presented(request, source);
+    if (value === undefined) continue;
+    if (source.kind !== 'bearer') return value;
+    const token = bearerCredential(value);
+    if (!token) throw invalid('the Authorization header is not "Bearer <token>"');
+    return token;
+  }
+  throw gatewayErrors.create('missing_token', {});
+}
+
+function tokenOf(request: FastifyRequest, sources: readonly TokenSource[]): string {
+  const token = presentedToken(request, sources);
   if (isAdminKey(token))
     throw invalid('an admin key is a credential of the admin API (/admin/v1), not of /v1');
   return token;
@@ -128,9 +144,12 @@ export function createAccessControl(
     pendingWrites.add(write);
   }
 
-  async function authenticate(request: FastifyRequest): Promise<Principal> {
+  async function authenticate(
+    request: FastifyRequest,
+    sources: readonly TokenSource[] = DEFAULT_TOKEN_SOURCES,
+  ): Promise<Principal> {
     checkAddress(request, globalRanges, 'gateway');
-    const claims = await claimsOf(tokenOf(request));
+    const claims = await claimsOf(tokenOf(request, sources));
     const state = await tokenStates.get(claims.jti);
     const refused = refusal(claims, state);
     if (refused !== undefined || !state) throw invalid(refused ?? 'unknown token');
