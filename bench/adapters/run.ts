@@ -38,15 +38,26 @@ const bench = new Rounds(Number(args.seconds), Number(args.rounds));
 const TARGET_CALL_US = 20;
 const TARGET_CHUNK_US = 2;
 
-/** The client API other than the adapter's own: its output is decoded, not passed through. */
+/**
+ * A client API the adapter does not speak: its output is decoded, not passed through. Not
+ * Responses: the OpenAI adapter speaks it too, and would read a Chat answer as one.
+ */
 function foreign(adapter: ProviderAdapter): WireApi {
-  return adapter.wireApi === 'openai-responses' ? 'openai-chat' : 'openai-responses';
+  return adapter.wireApi === 'anthropic-messages' ? 'openai-chat' : 'anthropic-messages';
 }
 
+const QUESTION = 'What is the capital of France?';
+
+/** A client body of each API whose passthrough is measured. */
+const SAME_API_BODIES: Partial<Record<WireApi, Record<string, unknown>>> = {
+  'openai-chat': { model: 'm', messages: [{ role: 'user', content: QUESTION }] },
+  'gemini-generate': { contents: [{ role: 'user', parts: [{ text: QUESTION }] }] },
+};
+
 function sameApiInput(adapter: ProviderAdapter, input: BuildInput): BuildInput | undefined {
-  if (adapter.wireApi !== 'openai-chat') return undefined;
-  const body = { model: 'm', messages: [{ role: 'user', content: 'What is the capital of France?' }] };
-  return { ...input, source: { api: 'openai-chat', body } };
+  const body = adapter.wireApi === undefined ? undefined : SAME_API_BODIES[adapter.wireApi];
+  if (adapter.wireApi === undefined || body === undefined) return undefined;
+  return { ...input, source: { api: adapter.wireApi, body } };
 }
 
 /** Microseconds per chunk of translating `pieces` (each pushed on its own), set-up excluded. */

@@ -17,10 +17,11 @@ export {
 } from './adapter.ts';
 export { isJsonObject, type JsonObject, parseJson } from './json.ts';
 export * from './model/index.ts';
-export { ADAPTERS, adapterFor } from './registry.ts';
+export { ADAPTERS, adapterFor, tokenCounterFor } from './registry.ts';
 export { safeUpstreamMessage, validRetryAfter } from './safe-message.ts';
 export { SseDecoder, type SseEvent } from './sse.ts';
 export * as openAIChat from './wire/openai-chat/index.ts';
 export * as anthropicMessages from './wire/anthropic-messages/index.ts';
 export * as openAIResponses from './wire/openai-responses/index.ts';
+export * as gemini from './wire/gemini/index.ts';
 export { ADAPTER_TRAITS, type AdapterTraits } from './endpoints.ts';

@@ -4,10 +4,13 @@
  * (`x-goog-api-key`) is the signer's to add.
  */
 import type { BuildInput, ProviderAdapter, UpstreamHttpRequest } from '../adapter.ts';
+import type { EndpointParams, OfferProfile } from '../model/profile.ts';
 import {
   createGeminiStreamTranslator,
-  encodeGenerateContent,
+  GEMINI_API,
   type GeminiDialect,
+  generateContentCall,
+  geminiTokenCounter,
   mapGeminiError,
   parseGenerateContent,
 } from '../wire/gemini/index.ts';
@@ -20,13 +23,17 @@ export function generateContentMethod(stream: boolean): string {
   return stream ? ':streamGenerateContent?alt=sse' : ':generateContent';
 }
 
+/** The Developer API's model resource URL, to which a method (`:generateContent`) is appended. */
+function modelUrl(endpoint: EndpointParams, offer: OfferProfile): string {
+  return `${endpoint.baseUrl}/models/${encodeURIComponent(offer.upstreamModel)}`;
+}
+
 function buildRequest(input: BuildInput): UpstreamHttpRequest {
-  const body = encodeGenerateContent(input, DIALECT);
+  const { body, stream } = generateContentCall(input, DIALECT);
   if (input.tier === 'flex') body.serviceTier = 'flex';
-  const model = encodeURIComponent(input.offer.upstreamModel);
   return {
     method: 'POST',
-    url: `${input.endpoint.baseUrl}/models/${model}${generateContentMethod(input.request.stream)}`,
+    url: `${modelUrl(input.endpoint, input.offer)}${generateContentMethod(stream)}`,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   };
@@ -34,9 +41,12 @@ function buildRequest(input: BuildInput): UpstreamHttpRequest {
 
 export const geminiAdapter: ProviderAdapter = {
   id: 'gemini',
-  wireApi: undefined,
+  wireApi: GEMINI_API,
   buildRequest,
-  parseResponse: (body) => parseGenerateContent(body),
-  createStreamTranslator: () => createGeminiStreamTranslator(),
+  parseResponse: parseGenerateContent,
+  createStreamTranslator: createGeminiStreamTranslator,
   mapError: mapGeminiError,
 };
+
+/** The Developer API's own counter of a Gemini body (`:countTokens`), for Gemini clients. */
+export const geminiApiTokenCounter = geminiTokenCounter(modelUrl, 'developer');

@@ -58,7 +58,7 @@ export interface ModelRequest {
 }
 
 /** The client APIs the gateway speaks, which are also upstream APIs (same-API passthrough). */
-export type WireApi = 'openai-chat' | 'anthropic-messages' | 'openai-responses';
+export type WireApi = 'openai-chat' | 'anthropic-messages' | 'openai-responses' | 'gemini-generate';
 
 /** The client's body as it arrived, for an upstream that speaks the same API. */
 export interface SourceBody {
@@ -69,4 +69,9 @@ export interface SourceBody {
    * an upstream of the same API must get them too (an upstream of another API cannot).
    */
   readonly betas?: readonly string[];
+  /**
+   * Whether the client asked for a stream where its API says so outside the body (Gemini's
+   * `:streamGenerateContent` method is in the URL): a passthrough never decodes the body.
+   */
+  readonly stream?: boolean;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { packToolCallId, unpackToolCallId } from './tool-call-id.ts';
+import { boundedCallId, packToolCallId, unpackToolCallId, wireCallIds } from './tool-call-id.ts';
 
 /** What Anthropic's schema allows in a `tool_use.id`. */
 const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/;
@@ -61,5 +61,33 @@ describe('tool call id packing', () => {
     assert.ok(doc.includes('`__sig_t`'));
     assert.ok(packToolCallId('c', 'not base64').startsWith('c__sig_t'));
     assert.ok(doc.includes('(`~sig~`)'));
+  });
+
+  test('ids for an API with a length limit: packed, and a digest of themselves past the limit', () => {
+    const long = 'run_shell_command_1795867749231_0__more_than_forty';
+    assert.equal(boundedCallId('call_1', 40), 'call_1');
+    const digest = boundedCallId(long, 40);
+    assert.match(digest, /^call_[A-Za-z0-9_-]{35}$/);
+    assert.equal(boundedCallId(long, 40), digest, 'the same on every turn');
+    assert.notEqual(boundedCallId(`${long}x`, 40), digest);
+    const ids = wireCallIds(
+      [
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_call', id: 'call_1', name: 'f', arguments: '{}', signature: GEMINI_SIGNATURE },
+            { type: 'tool_call', id: long, name: 'f', arguments: '{}' },
+          ],
+        },
+      ],
+      40,
+    );
+    assert.deepEqual(
+      [...ids],
+      [
+        ['call_1', 'call_1__sig_bCs-_9w'],
+        [long, digest],
+      ],
+    );
   });
 });

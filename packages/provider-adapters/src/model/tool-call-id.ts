@@ -9,6 +9,9 @@
  * `=`), so the packed part is base64url without padding: `<id>__sig_b<bytes>` when the signature
  * is canonical base64 (same length as the signature), else `<id>__sig_t<its UTF-8 text>`.
  */
+import { createHash } from 'node:crypto';
+import type { Turn } from './content.ts';
+
 const MARK = '__sig_';
 const BYTES = 'b';
 const TEXT = 't';
@@ -22,6 +25,30 @@ export function packToolCallId(id: string, signature: string | undefined): strin
   // Only a canonical base64 string decodes and re-encodes to itself; anything else travels as text.
   if (bytes.toString('base64') === signature) return `${id}${MARK}${BYTES}${bytes.toString('base64url')}`;
   return `${id}${MARK}${TEXT}${Buffer.from(signature, 'utf8').toString('base64url')}`;
+}
+
+/**
+ * The id each tool call of `turns` goes out with (its signature packed in), by the call's own
+ * id: a tool result must name its call by exactly that id, or the upstream matches nothing.
+ * OpenAI refuses ids longer than `maxLength` (40 for Chat Completions), which a packed
+ * signature or a client's long id exceeds: such an id goes as a digest of itself, the same
+ * on every turn, and the upstream never shows ids back to the client.
+ */
+export function wireCallIds(turns: readonly Turn[], maxLength: number): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const turn of turns)
+    for (const part of turn.content)
+      if (part.type === 'tool_call')
+        ids.set(part.id, boundedCallId(packToolCallId(part.id, part.signature), maxLength));
+  return ids;
+}
+
+export function boundedCallId(id: string, maxLength: number): string {
+  if (id.length <= maxLength) return id;
+  return `call_${createHash('sha256')
+    .update(id)
+    .digest('base64url')
+    .slice(0, Math.max(8, maxLength - 5))}`;
 }
 
 export function unpackToolCallId(packed: string): { id: string; signature?: string } {

@@ -10,34 +10,41 @@ import {
   type UpstreamHttpRequest,
 } from '../adapter.ts';
 import { generateContentMethod, geminiAdapter } from '../gemini/index.ts';
-import { encodeGenerateContent, type GeminiDialect } from '../wire/gemini/index.ts';
+import type { EndpointParams, OfferProfile } from '../model/profile.ts';
+import { type GeminiDialect, generateContentCall, geminiTokenCounter } from '../wire/gemini/index.ts';
 
 /** Vertex reads Cloud Storage objects and public https URLs. */
 const DIALECT: GeminiDialect = { fileUriSchemes: ['gs', 'https'], searchExcludeDomains: true };
 /** Flex PayGo is served on the global endpoint only. */
 const FLEX_LOCATION = 'global';
 
-function buildRequest(input: BuildInput): UpstreamHttpRequest {
-  const { project, region } = input.endpoint;
+/** The model's resource URL under the project and location, to which a method is appended. */
+function modelUrl(endpoint: EndpointParams, offer: OfferProfile): string {
+  const { project, region } = endpoint;
   // A configuration mistake, not the client's: it must surface as the gateway's own error.
   if (!project || !region) throw new Error('A vertex-gemini endpoint needs a project and a region.');
-  if (input.tier === 'flex' && region !== FLEX_LOCATION)
-    throw new AdapterRequestError(`Flex is served only on the ${FLEX_LOCATION} location on Vertex AI.`);
-  const body = encodeGenerateContent(input, DIALECT);
   const path = [
     'projects',
     encodeURIComponent(project),
     'locations',
     encodeURIComponent(region),
     'publishers/google/models',
-    encodeURIComponent(input.offer.upstreamModel),
+    encodeURIComponent(offer.upstreamModel),
   ].join('/');
+  return `${endpoint.baseUrl}/${path}`;
+}
+
+function buildRequest(input: BuildInput): UpstreamHttpRequest {
+  const url = modelUrl(input.endpoint, input.offer);
+  if (input.tier === 'flex' && input.endpoint.region !== FLEX_LOCATION)
+    throw new AdapterRequestError(`Flex is served only on the ${FLEX_LOCATION} location on Vertex AI.`);
+  const { body, stream } = generateContentCall(input, DIALECT);
   // Provisioned throughput is still used first when the project has it; flex covers the rest.
   const tier: Record<string, string> =
     input.tier === 'flex' ? { 'X-Vertex-AI-LLM-Shared-Request-Type': 'flex' } : {};
   return {
     method: 'POST',
-    url: `${input.endpoint.baseUrl}/${path}${generateContentMethod(input.request.stream)}`,
+    url: `${url}${generateContentMethod(stream)}`,
     headers: { 'content-type': 'application/json', ...tier },
     body: JSON.stringify(body),
   };
@@ -48,3 +55,6 @@ export const vertexGeminiAdapter: ProviderAdapter = {
   id: 'vertex-gemini',
   buildRequest,
 };
+
+/** Vertex's own counter of a Gemini body (`:countTokens`), for Gemini clients. */
+export const vertexGeminiTokenCounter = geminiTokenCounter(modelUrl, 'vertex');

@@ -12,6 +12,7 @@ import type {
   Turn,
 } from '../../model/content.ts';
 import { unpackToolCallId } from '../../model/tool-call-id.ts';
+import { isDerivedCallId } from './decode-contents.ts';
 import type { GeminiContent, GeminiDialect, GeminiPart } from './types.ts';
 
 /** Extensions whose media type Gemini needs spelled out for a `fileData` URI. */
@@ -110,9 +111,14 @@ function encodeCall(part: ToolCallPart): GeminiPart {
     throw new AdapterRequestError(`The arguments of tool call '${part.name}' must be a JSON object.`);
   const unpacked = unpackToolCallId(part.id);
   return withSignature(
-    { functionCall: { name: part.name, args, id: unpacked.id } },
+    { functionCall: { name: part.name, args, ...idOf(unpacked.id) } },
     part.signature ?? unpacked.signature,
   );
+}
+
+/** A Gemini client's call that had no id goes back without one, as Google issued it. */
+function idOf(id: string): { id?: string } {
+  return isDerivedCallId(id) ? {} : { id };
 }
 
 function encodeResult(
@@ -135,7 +141,7 @@ function encodeResult(
   const media = part.content
     .filter((item): item is ImagePart | DocumentPart => item.type !== 'text')
     .map((item) => encodeMedia(item.source, dialect));
-  return [{ functionResponse: { name, response, id } }, ...media];
+  return [{ functionResponse: { name, response, ...idOf(id) } }, ...media];
 }
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;

@@ -4,6 +4,7 @@ import type { EffortExpression, OfferProfile } from '../../model/profile.ts';
 import type { ModelRequest, Tool, ToolChoice, WebSearchTool } from '../../model/request.ts';
 import { encodeContents } from './contents.ts';
 import type {
+  GeminiContent,
   GeminiDialect,
   GeminiGenerationConfig,
   GeminiRequestBody,
@@ -11,6 +12,22 @@ import type {
   GeminiTool,
   GeminiToolConfig,
 } from './types.ts';
+
+/** A Gemini client's own media URLs go back as it sent them: both services' schemes. */
+const CLIENT_DIALECT: GeminiDialect = { fileUriSchemes: ['https', 'gs'], searchExcludeDomains: true };
+
+/**
+ * The conversation fields of a body: for an upstream body, and for a Gemini client's own body
+ * re-encoded after compression (the default dialect then keeps the client's media URLs).
+ */
+export function encodeConversation(
+  request: ModelRequest,
+  dialect: GeminiDialect = CLIENT_DIALECT,
+): Pick<GeminiRequestBody, 'contents' | 'systemInstruction'> {
+  const contents: GeminiContent[] = encodeContents(request.turns, dialect);
+  const system = request.system.map((part) => ({ text: part.text })).filter((part) => part.text !== '');
+  return system.length > 0 ? { contents, systemInstruction: { parts: system } } : { contents };
+}
 
 /**
  * The body without the tier, which each service switches its own way. The client's `user`
@@ -20,9 +37,7 @@ export function encodeGenerateContent(input: BuildInput, dialect: GeminiDialect)
   const { request, offer } = input;
   if (!offer.tiers.includes(input.tier))
     throw new AdapterRequestError(`This model is not offered on the ${input.tier} tier here.`);
-  const body: GeminiRequestBody = { contents: encodeContents(request.turns, dialect) };
-  const system = request.system.map((part) => ({ text: part.text })).filter((part) => part.text !== '');
-  if (system.length > 0) body.systemInstruction = { parts: system };
+  const body: GeminiRequestBody = { ...encodeConversation(request, dialect) };
   const tools = encodeTools(request.tools, offer, dialect);
   if (tools.length > 0) body.tools = tools;
   const toolConfig = encodeToolConfig(request.toolChoice, request.tools);

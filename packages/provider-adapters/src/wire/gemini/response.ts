@@ -1,5 +1,5 @@
 /** A whole generateContent answer as the internal model. */
-import { AdapterParseError } from '../../adapter.ts';
+import { AdapterParseError, type ResponseContext } from '../../adapter.ts';
 import { isJsonObject, parseJson } from '../../json.ts';
 import type { Part, TextPart } from '../../model/content.ts';
 import type { ModelResponse, ParsedResponse } from '../../model/response.ts';
@@ -16,8 +16,10 @@ import {
   usageOf,
   type PartView,
 } from './read.ts';
+import { GEMINI_API } from './types.ts';
 
-export function parseGenerateContent(body: string): ParsedResponse {
+/** The answer in the internal model, plus the answer itself for a client that speaks Gemini. */
+export function parseGenerateContent(body: string, context?: ResponseContext): ParsedResponse {
   const parsed = parseJson(body);
   if (!isJsonObject(parsed) || (candidateOf(parsed) === undefined && !promptBlocked(parsed)))
     throw new AdapterParseError(
@@ -40,7 +42,9 @@ export function parseGenerateContent(body: string): ParsedResponse {
     usage: usageOf(parsed.usageMetadata, searched(grounding)),
     ...(servedTier === undefined ? {} : { servedTier }),
   };
-  return { response };
+  return context?.clientApi === GEMINI_API
+    ? { response, native: { api: GEMINI_API, body: parsed } }
+    : { response };
 }
 
 function answerText(views: readonly PartView[]): string {

@@ -1,8 +1,10 @@
 /**
  * streamGenerateContent?alt=sse: every event is a partial GenerateContentResponse and there is
- * no `[DONE]`, so a stream is complete only when it ended cleanly after a finish reason.
+ * no `[DONE]`, so a stream is complete only when it ended cleanly after a finish reason. For a
+ * client that speaks Gemini itself, every chunk also goes out verbatim as a `native` event, and
+ * only the events the gateway meters with are added beside them.
  */
-import type { StreamTranslator } from '../../adapter.ts';
+import type { ResponseContext, StreamTranslator } from '../../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
 import type { StreamEvent } from '../../model/response.ts';
 import { SseDecoder } from '../../sse.ts';
@@ -20,6 +22,10 @@ import {
   usageOf,
   type PartView,
 } from './read.ts';
+import { GEMINI_API } from './types.ts';
+
+/** Events a passthrough client still needs beside the native ones: metering and the ends. */
+const METERED = new Set<StreamEvent['type']>(['start', 'usage', 'served_tier', 'finish', 'error', 'done']);
 
 /** A stream cut short or garbled: the provider may have been working on it, so only elsewhere. */
 function failure(message: string): StreamEvent {
@@ -28,6 +34,7 @@ function failure(message: string): StreamEvent {
 
 class GeminiStream {
   readonly #decoder = new SseDecoder();
+  readonly #native: boolean;
   #id: string | undefined;
   #closed = false;
   #finished = false;
@@ -36,6 +43,10 @@ class GeminiStream {
   /** Usage is cumulative: the last report wins. */
   #usage: unknown;
   #grounding: unknown;
+
+  constructor(native: boolean) {
+    this.#native = native;
+  }
 
   push(bytes: Uint8Array): StreamEvent[] {
     const out: StreamEvent[] = [];
@@ -79,8 +90,16 @@ class GeminiStream {
       out.push({ type: 'start', id: this.#id });
     }
     if (chunk.usageMetadata !== undefined) this.#usage = chunk.usageMetadata;
+    if (this.#native) out.push({ type: 'native', api: GEMINI_API, data: chunk });
     // Anything after the finish (a trailing usage report) adds no content.
-    if (!this.#finished) this.#content(chunk, out);
+    if (this.#finished) return;
+    if (!this.#native) {
+      this.#content(chunk, out);
+      return;
+    }
+    const decoded: StreamEvent[] = [];
+    this.#content(chunk, decoded);
+    out.push(...decoded.filter((event) => METERED.has(event.type)));
   }
 
   #content(chunk: JsonObject, out: StreamEvent[]): void {
@@ -120,7 +139,7 @@ class GeminiStream {
   }
 }
 
-export function createGeminiStreamTranslator(): StreamTranslator {
-  const stream = new GeminiStream();
+export function createGeminiStreamTranslator(context?: ResponseContext): StreamTranslator {
+  const stream = new GeminiStream(context?.clientApi === GEMINI_API);
   return { push: (bytes) => stream.push(bytes), end: () => stream.end() };
 }

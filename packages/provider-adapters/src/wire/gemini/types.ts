@@ -85,3 +85,6 @@ export interface GeminiDialect {
   /** Whether `googleSearch` takes `excludeDomains` (Vertex only). */
   readonly searchExcludeDomains: boolean;
 }
+
+/** The client API of Gemini's generateContent, for a Gemini front door and same-API passthrough. */
+export const GEMINI_API = 'gemini-generate' as const;

@@ -97,6 +97,28 @@ describe('openai-chat request codec', () => {
     assert.equal(unpackToolCallId(messages[3]?.tool_call_id ?? '').id, 'call_a');
     assert.equal(body.max_completion_tokens, 100);
   });
+
+  test('a tool result names a signed call by the packed id the call goes with', () => {
+    const packed = packToolCallId('call_s', 'Cs+/9w==');
+    const body = encodeChatRequest(
+      decodeChatRequest({
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'Weather?' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: packed, type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: packed, content: 'sunny' },
+        ],
+      }),
+      'up',
+    );
+    const messages = body.messages as Array<{ tool_calls?: Array<{ id: string }>; tool_call_id?: string }>;
+    assert.equal(messages[1]?.tool_calls?.[0]?.id, packed);
+    assert.equal(messages[2]?.tool_call_id, packed);
+  });
 });
 
 describe('openai-chat response codec', () => {

@@ -2,8 +2,11 @@
 import type { JsonObject } from '../../json.ts';
 import type { MediaSource, Part, Turn } from '../../model/content.ts';
 import type { ModelRequest, Tool, ToolChoice } from '../../model/request.ts';
-import { packToolCallId } from '../../model/tool-call-id.ts';
+import { boundedCallId, wireCallIds } from '../../model/tool-call-id.ts';
 import { WireDecodeError } from './decode-request.ts';
+
+/** OpenAI refuses longer tool call ids (`string_above_max_length`). */
+const MAX_CALL_ID = 40;
 
 function url(source: MediaSource): string {
   return source.kind === 'url' ? source.url : `data:${source.mediaType};base64,${source.data}`;
@@ -34,7 +37,7 @@ function toolResultText(part: Extract<Part, { type: 'tool_result' }>): unknown {
   return part.content.map(userPart);
 }
 
-function userMessages(turn: Turn): JsonObject[] {
+function userMessages(turn: Turn, callIds: ReadonlyMap<string, string>): JsonObject[] {
   const out: JsonObject[] = [];
   let pending: JsonObject[] = [];
   const flush = () => {
@@ -44,7 +47,8 @@ function userMessages(turn: Turn): JsonObject[] {
   for (const part of turn.content) {
     if (part.type === 'tool_result') {
       flush();
-      out.push({ role: 'tool', tool_call_id: part.callId, content: toolResultText(part) });
+      const id = callIds.get(part.callId) ?? boundedCallId(part.callId, MAX_CALL_ID);
+      out.push({ role: 'tool', tool_call_id: id, content: toolResultText(part) });
     } else if (part.type !== 'thinking' && part.type !== 'redacted_thinking') {
       pending.push(userPart(part));
     }
@@ -53,7 +57,7 @@ function userMessages(turn: Turn): JsonObject[] {
   return out;
 }
 
-function assistantMessage(turn: Turn): JsonObject {
+function assistantMessage(turn: Turn, callIds: ReadonlyMap<string, string>): JsonObject {
   const text = turn.content
     .filter((part) => part.type === 'text')
     .map((part) => part.text)
@@ -61,7 +65,7 @@ function assistantMessage(turn: Turn): JsonObject {
   const calls = turn.content
     .filter((part) => part.type === 'tool_call')
     .map((part) => ({
-      id: packToolCallId(part.id, part.signature),
+      id: callIds.get(part.id) ?? part.id,
       type: 'function',
       function: { name: part.name, arguments: part.arguments },
     }));
@@ -101,8 +105,11 @@ function webSearchOptions(tools: readonly Tool[]): JsonObject | undefined {
 export function encodeChatRequest(request: ModelRequest, model: string): JsonObject {
   const system = request.system.map((part) => part.text).join('\n\n');
   const messages: JsonObject[] = system === '' ? [] : [{ role: 'system', content: system }];
+  const callIds = wireCallIds(request.turns, MAX_CALL_ID);
   for (const turn of request.turns)
-    messages.push(...(turn.role === 'user' ? userMessages(turn) : [assistantMessage(turn)]));
+    messages.push(
+      ...(turn.role === 'user' ? userMessages(turn, callIds) : [assistantMessage(turn, callIds)]),
+    );
   const tools = request.tools.map(tool).filter((entry) => entry !== undefined);
   const optional: JsonObject = {
     tools: tools.length > 0 ? tools : undefined,

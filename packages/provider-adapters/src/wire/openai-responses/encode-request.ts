@@ -8,7 +8,10 @@ import { AdapterRequestError } from '../../adapter.ts';
 import type { JsonObject } from '../../json.ts';
 import type { MediaSource, Part, Turn } from '../../model/content.ts';
 import type { ModelRequest } from '../../model/request.ts';
-import { packToolCallId } from '../../model/tool-call-id.ts';
+import { boundedCallId, wireCallIds } from '../../model/tool-call-id.ts';
+
+/** The longest `call_id` OpenAI's Responses API takes. */
+const MAX_CALL_ID = 64;
 
 function url(source: MediaSource): string {
   return source.kind === 'url' ? source.url : `data:${source.mediaType};base64,${source.data}`;
@@ -29,7 +32,7 @@ function inputPart(part: Part): JsonObject {
   }
 }
 
-function userItems(turn: Turn): JsonObject[] {
+function userItems(turn: Turn, callIds: ReadonlyMap<string, string>): JsonObject[] {
   const items: JsonObject[] = [];
   let pending: JsonObject[] = [];
   const flush = () => {
@@ -44,13 +47,17 @@ function userItems(turn: Turn): JsonObject[] {
     flush();
     const text = part.content.every((item) => item.type === 'text');
     const output = text ? part.content.map((item) => item.text).join('') : part.content.map(inputPart);
-    items.push({ type: 'function_call_output', call_id: part.callId, output });
+    items.push({
+      type: 'function_call_output',
+      call_id: callIds.get(part.callId) ?? boundedCallId(part.callId, MAX_CALL_ID),
+      output,
+    });
   }
   flush();
   return items;
 }
 
-function assistantItems(turn: Turn): JsonObject[] {
+function assistantItems(turn: Turn, callIds: ReadonlyMap<string, string>): JsonObject[] {
   const items: JsonObject[] = [];
   for (const part of turn.content) {
     if (part.type === 'text')
@@ -66,7 +73,7 @@ function assistantItems(turn: Turn): JsonObject[] {
     } else if (part.type === 'tool_call')
       items.push({
         type: 'function_call',
-        call_id: packToolCallId(part.id, part.signature),
+        call_id: callIds.get(part.id) ?? part.id,
         name: part.name,
         arguments: part.arguments,
       });
@@ -81,7 +88,8 @@ export function encodeResponsesInput(request: ModelRequest): JsonObject[] {
     system === ''
       ? []
       : [{ type: 'message', role: 'developer', content: [{ type: 'input_text', text: system }] }];
+  const callIds = wireCallIds(request.turns, MAX_CALL_ID);
   for (const turn of request.turns)
-    items.push(...(turn.role === 'user' ? userItems(turn) : assistantItems(turn)));
+    items.push(...(turn.role === 'user' ? userItems(turn, callIds) : assistantItems(turn, callIds)));
   return items;
 }
