@@ -3,10 +3,8 @@ import { type App, createServer, registryOf } from '@app/http-kit';
 import { Counter } from 'prom-client';
 import { createAccess } from './access/index.ts';
 import { ADMIN_API_PREFIX, ADMIN_KEY_AUTH, adminApiRoutes } from './admin-api/index.ts';
-import { chatRoutes } from './front-doors/chat-completions/index.ts';
 import { geminiRoutes } from './front-doors/gemini/index.ts';
-import { messagesRoutes } from './front-doors/messages/index.ts';
-import { responsesRoutes } from './front-doors/responses/index.ts';
+import { FRONT_DOORS, frontDoorRoutes } from './front-doors/index.ts';
 import type { GatewayConfig } from './config.ts';
 import { mountWeb } from './dashboard/mount.ts';
 import { GATEWAY_DATABASE } from './db/database.ts';
@@ -177,9 +175,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       onUsageAnomaly: (provider: string) => anomalies?.inc({ provider }),
       compression: config.compression,
     };
-    await app.register(chatRoutes(frontDoorDeps));
-    await app.register(messagesRoutes(frontDoorDeps));
-    await app.register(responsesRoutes(frontDoorDeps));
+    for (const door of FRONT_DOORS) await app.register(frontDoorRoutes(door, frontDoorDeps));
     await app.register(geminiRoutes({ ...frontDoorDeps, models: routing.models }));
     // Landing page, account dashboard, development identity provider (docs/gateway/dashboard.md).
     await mountWeb(app, {

@@ -17,7 +17,7 @@ export {
 } from './adapter.ts';
 export { isJsonObject, type JsonObject, parseJson } from './json.ts';
 export * from './model/index.ts';
-export { ADAPTERS, adapterFor } from './registry.ts';
+export { ADAPTERS, adapterFor, tokenCounterFor } from './registry.ts';
 export { safeUpstreamMessage, validRetryAfter } from './safe-message.ts';
 export { SseDecoder, type SseEvent } from './sse.ts';
 export * as openAIChat from './wire/openai-chat/index.ts';

@@ -1,12 +1,13 @@
-import type { AdapterId, ProviderAdapter } from './adapter.ts';
+import type { AdapterId, ProviderAdapter, TokenCounter } from './adapter.ts';
 import { anthropicAdapter } from './anthropic/index.ts';
 import { azureOpenAIAdapter } from './azure-openai/index.ts';
 import { bedrockConverseAdapter } from './bedrock-converse/index.ts';
-import { geminiAdapter } from './gemini/index.ts';
+import { geminiAdapter, geminiApiTokenCounter } from './gemini/index.ts';
+import type { WireApi } from './model/request.ts';
 import { openAIAdapter } from './openai/index.ts';
 import { openAICompatibleAdapter } from './openai-compatible/index.ts';
 import { vertexClaudeAdapter } from './vertex-claude/index.ts';
-import { vertexGeminiAdapter } from './vertex-gemini/index.ts';
+import { vertexGeminiAdapter, vertexGeminiTokenCounter } from './vertex-gemini/index.ts';
 
 /**
  * Every adapter by id. Adding an upstream API: its folder, its id in ADAPTER_IDS and one entry
@@ -25,4 +26,19 @@ export const ADAPTERS = Object.freeze({
 
 export function adapterFor(id: AdapterId): ProviderAdapter {
   return ADAPTERS[id];
+}
+
+/**
+ * Counters of another client API than the one `ProviderAdapter.countTokens` counts (a
+ * Messages body): the Gemini upstreams count a Gemini client's body.
+ */
+const COUNTERS: Readonly<Partial<Record<WireApi, Partial<Record<AdapterId, TokenCounter>>>>> = {
+  'gemini-generate': { gemini: geminiApiTokenCounter, 'vertex-gemini': vertexGeminiTokenCounter },
+};
+
+/** The upstream's own counter of a body of the client API `api`; undefined: the gateway estimates. */
+export function tokenCounterFor(id: AdapterId, api: WireApi): TokenCounter | undefined {
+  const adapter = ADAPTERS[id];
+  if (adapter.countTokens !== undefined && adapter.wireApi === api) return adapter.countTokens;
+  return COUNTERS[api]?.[id];
 }

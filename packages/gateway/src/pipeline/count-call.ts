@@ -9,7 +9,6 @@
 import { isAppError } from '@app/http-kit';
 import {
   AdapterParseError,
-  AdapterRequestError,
   type ProviderAdapter,
   type SourceBody,
   type TokenCounter,
@@ -72,15 +71,7 @@ export class CountCall {
   ): Promise<number | undefined> {
     const { upstream } = this.#deps;
     const { target, provider } = this.selection;
-    let built;
-    try {
-      built = counter.buildRequest({ source, offer: target.offer, endpoint: target.endpoint });
-    } catch (error) {
-      // A counter of another API than the client's (a Messages prompt and Gemini's counter):
-      // nothing was sent, the estimate serves.
-      if (error instanceof AdapterRequestError) return undefined;
-      throw error;
-    }
+    const built = counter.buildRequest({ source, offer: target.offer, endpoint: target.endpoint });
     const controller = new AbortController();
     request.raw.once('close', () => controller.abort());
     try {

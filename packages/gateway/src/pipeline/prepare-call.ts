@@ -25,14 +25,8 @@ import type {
 } from '../contracts.ts';
 import { gatewayErrors } from '../errors.ts';
 import type { Upstream } from '../upstream/index.ts';
-import {
-  compress,
-  compressedSource,
-  type Tokenizer,
-  tokenizerFor,
-  type WorkLimits,
-} from '../compression/index.ts';
-import { noteCompression } from './applied.ts';
+import { tokenizerFor } from '../compression/index.ts';
+import { type CallRequest, compressedRequest, workLimits } from './compress-request.ts';
 import type { AppliedState, CallContext } from './call-context.ts';
 import { CallOutcome } from './call-outcome.ts';
 import { selectAndReserve } from './select-and-reserve.ts';
@@ -128,10 +122,16 @@ export async function prepareCall(
   });
   const adapter = adapterFor(selection.target.adapter);
   const request = translate(() => {
-    const client = compressed(
-      input,
-      { plan, selection, applied, outputTokens },
-      { targetRatio: deps.compression?.targetRatio, tokenizer, limits: workLimits(deps.compression) },
+    const client = compressedRequest(
+      input.source,
+      {
+        level: selection.options.compression,
+        budget: plan.contextWindow - outputTokens,
+        tokenizer,
+        targetRatio: deps.compression?.targetRatio,
+        limits: workLimits(deps.compression),
+      },
+      applied,
     );
     return adapter.buildRequest(buildInput(selection, client, deps.upstream.config.maxWebSearches));
   }, outcome);
@@ -164,12 +164,6 @@ function noteSelection(applied: AppliedState, primary: RoutePlan, plan: RoutePla
   applied.compression = undefined;
 }
 
-/** The configured bound on compression work (both settings have defaults in the config). */
-export function workLimits(config: PipelineDeps['compression']): WorkLimits | undefined {
-  if (config?.workBudget === undefined || config.deadlineMs === undefined) return undefined;
-  return { workBudget: config.workBudget, deadlineMs: config.deadlineMs };
-}
-
 function translate(build: () => UpstreamHttpRequest, outcome: CallOutcome): UpstreamHttpRequest {
   try {
     return build();
@@ -183,50 +177,6 @@ function translate(build: () => UpstreamHttpRequest, outcome: CallOutcome): Upst
       reason: `This request cannot be sent to the selected provider: ${error.message}.`,
     });
   }
-}
-
-/**
- * `compact` / `compressed`: the request as compressed, counted for X-Gateway-Compression. A
- * same-API body gets its conversation re-encoded from the compressed model (source
- * undefined: the adapter translates the model). `off` returns the client's request untouched.
- */
-function compressed(
-  input: PrepareInput,
-  {
-    plan,
-    selection,
-    applied,
-    outputTokens,
-  }: { plan: RoutePlan; selection: Selection; applied: AppliedState; outputTokens: number },
-  {
-    targetRatio,
-    tokenizer,
-    limits,
-  }: { targetRatio?: number | undefined; tokenizer: Tokenizer | undefined; limits?: WorkLimits | undefined },
-) {
-  const level = selection.options.compression;
-  const asSent = { source: input.source.source, decode: () => input.source.decode() };
-  if (level === 'off' || tokenizer === undefined) return asSent;
-  const result = compress({
-    request: input.source.decode(),
-    level,
-    budget: plan.contextWindow - outputTokens,
-    tokenizer,
-    targetRatio,
-    ...(limits ? { limits } : {}),
-  });
-  if ('fallback' in result) {
-    // Past the work budget the prompt goes as sent, and the headers say so.
-    noteCompression(applied, result);
-    return asSent;
-  }
-  noteCompression(applied, { before: result.before, after: result.after });
-  return { source: compressedSource(input.source.source, result.request), decode: () => result.request };
-}
-
-interface CallRequest {
-  readonly source: SourceBody | undefined;
-  decode(): ModelRequest;
 }
 
 function buildInput(selection: Selection, client: CallRequest, maxWebSearches: number): BuildInput {

@@ -46,5 +46,7 @@ export const geminiAdapter: ProviderAdapter = {
   parseResponse: parseGenerateContent,
   createStreamTranslator: createGeminiStreamTranslator,
   mapError: mapGeminiError,
-  countTokens: geminiTokenCounter(modelUrl, 'developer'),
 };
+
+/** The Developer API's own counter of a Gemini body (`:countTokens`), for Gemini clients. */
+export const geminiApiTokenCounter = geminiTokenCounter(modelUrl, 'developer');

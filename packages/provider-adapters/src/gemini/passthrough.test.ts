@@ -8,6 +8,7 @@ import { collectStream } from '../conformance/collect.ts';
 import type { JsonObject } from '../json.ts';
 import type { EffortExpression } from '../model/profile.ts';
 import type { ModelRequest } from '../model/request.ts';
+import { ADAPTERS, tokenCounterFor } from '../registry.ts';
 import { vertexGeminiAdapter } from '../vertex-gemini/index.ts';
 import { fixtureBytes, fixtureText } from './fixtures.ts';
 import { geminiAdapter } from './index.ts';
@@ -148,7 +149,7 @@ describe('gemini token counters', () => {
   const where = { offer: input().offer, endpoint: input().endpoint };
 
   test('Developer API: a generateContentRequest naming the model', () => {
-    const counter = geminiAdapter.countTokens;
+    const counter = tokenCounterFor('gemini', 'gemini-generate');
     assert.ok(counter);
     const built = counter.buildRequest({ source, ...where });
     assert.equal(built.url, 'https://upstream.example/v1beta/models/gemini-3.5-flash:countTokens');
@@ -163,7 +164,7 @@ describe('gemini token counters', () => {
   });
 
   test('Vertex: the prompt fields under the project and location', () => {
-    const counter = vertexGeminiAdapter.countTokens;
+    const counter = tokenCounterFor('vertex-gemini', 'gemini-generate');
     assert.ok(counter);
     const built = counter.buildRequest({ source, ...where });
     assert.equal(
@@ -173,10 +174,15 @@ describe('gemini token counters', () => {
     assert.deepEqual(JSON.parse(built.body), prompt, 'no toolConfig: Vertex’s counter has no such field');
   });
 
-  test('another API’s body is refused, so the caller estimates instead', () => {
+  test('only for a Gemini body: a Messages client’s count on a Gemini model is the gateway’s estimate', () => {
+    assert.equal(geminiAdapter.countTokens, undefined);
+    assert.equal(vertexGeminiAdapter.countTokens, undefined);
+    assert.equal(tokenCounterFor('gemini', 'anthropic-messages'), undefined);
+    assert.equal(tokenCounterFor('anthropic', 'gemini-generate'), undefined);
+    assert.equal(tokenCounterFor('anthropic', 'anthropic-messages'), ADAPTERS.anthropic.countTokens);
     const messages = { api: 'anthropic-messages' as const, body: { messages: [] } };
     assert.throws(
-      () => geminiAdapter.countTokens?.buildRequest({ source: messages, ...where }),
+      () => tokenCounterFor('gemini', 'gemini-generate')?.buildRequest({ source: messages, ...where }),
       AdapterRequestError,
     );
   });

@@ -54,5 +54,7 @@ export const vertexGeminiAdapter: ProviderAdapter = {
   ...geminiAdapter,
   id: 'vertex-gemini',
   buildRequest,
-  countTokens: geminiTokenCounter(modelUrl, 'vertex'),
 };
+
+/** Vertex's own counter of a Gemini body (`:countTokens`), for Gemini clients. */
+export const vertexGeminiTokenCounter = geminiTokenCounter(modelUrl, 'vertex');

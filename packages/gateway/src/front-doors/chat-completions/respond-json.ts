@@ -1,21 +1,12 @@
-/** `stream` absent or false: one JSON completion, settled from its usage. */
-import { type JsonObject, openAIChat } from '@app/provider-adapters';
-import type { FastifyRequest } from 'fastify';
-import { completeJson } from '../../pipeline/complete-json.ts';
+/** `stream` absent or false: one JSON completion (the call settled from its usage by the pipeline). */
+import { type JsonObject, openAIChat, type ParsedResponse } from '@app/provider-adapters';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 
-/** Resolves to the completion to send, or undefined when the client has gone away. */
-export async function respondJson(
-  call: UpstreamCall,
-  request: FastifyRequest,
-): Promise<JsonObject | undefined> {
-  const completed = await completeJson(call, request);
-  if (!completed) return undefined;
-  const { response, native } = completed;
+export function encodeJson({ response, native }: ParsedResponse, call: UpstreamCall): JsonObject {
   const model = call.init.plan.model;
   if (native) return { ...native.body, model };
   const envelope = {
-    id: response.id || `chatcmpl-${request.id}`,
+    id: response.id || `chatcmpl-${call.init.reply.request.id}`,
     model,
     created: Math.floor(Date.now() / 1000),
   };

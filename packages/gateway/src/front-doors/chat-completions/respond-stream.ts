@@ -1,23 +1,21 @@
 /**
  * `stream: true`: Server-Sent Events exactly as OpenAI sends them (`data: {chunk}` lines ending
  * with `data: [DONE]`, errors after the commit as `data: {"error": ...}`). The session itself
- * (commit, keep-alive, metering, endings) is the pipeline's.
+ * (commit, keep-alive, metering, endings) is the pipeline's; this is the door's dialect.
  */
 import { openAIChat } from '@app/provider-adapters';
 import { sseErrorEvent } from '../../pipeline/failures.ts';
-import { respondStream as stream, type StreamDialect } from '../../pipeline/stream-session.ts';
+import type { StreamDialect } from '../../pipeline/stream-session.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
+import { wantsUsage } from './inputs.ts';
 import { chunkChars, shapeNativeChunk } from './native-chunks.ts';
-
-export interface StreamOptions {
-  readonly includeUsage: boolean;
-  readonly keepAliveMs: number;
-}
+import type { ChatRequestBody } from './request-schema.ts';
 
 const data = (chunk: unknown) => `data: ${JSON.stringify(chunk)}\n\n`;
 
-function chatDialect(call: UpstreamCall, includeUsage: boolean): StreamDialect {
+export function chatDialect(call: UpstreamCall, body: ChatRequestBody): StreamDialect {
   const { plan, reply } = call.init;
+  const includeUsage = wantsUsage(body);
   const envelope = {
     id: `chatcmpl-${reply.request.id}`,
     model: plan.model,
@@ -36,12 +34,4 @@ function chatDialect(call: UpstreamCall, includeUsage: boolean): StreamDialect {
     completeOnUsage: true,
     errorEvent: sseErrorEvent,
   };
-}
-
-/**
- * Commits the SSE response, after which the stream runs on its own, or throws an AppError
- * before committing. Resolves to false when the client left before anything was sent.
- */
-export function respondStream(call: UpstreamCall, options: StreamOptions): Promise<boolean> {
-  return stream(call, options, chatDialect(call, options.includeUsage));
 }

@@ -41,9 +41,7 @@ export interface Door {
   streamRules(events: readonly SseEvent[]): string[];
 }
 
-// The tool turn forces the call (tool_choice): the simulator calls a tool unasked only for a
-// command to run, and `list_files` is no shell.
-const QUESTION = 'List the files of the src directory';
+const QUESTION = 'Call list_files to list the files of the src directory';
 const PARAMETERS = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
 
 /** Splits an SSE body into its events (comments and `[DONE]` left out). */
@@ -83,10 +81,7 @@ const chatCompletions: Door = {
     messages: [{ role: 'user', content: QUESTION }],
     ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     ...(turn === 'tool'
-      ? {
-          tools: [{ type: 'function', function: { name: 'list_files', parameters: PARAMETERS } }],
-          tool_choice: 'required',
-        }
+      ? { tools: [{ type: 'function', function: { name: 'list_files', parameters: PARAMETERS } }] }
       : {}),
   }),
   // A failure after the stream started is `data: {"error": ...}`, OpenAI's mid-stream form.
@@ -118,10 +113,7 @@ const responses: Door = {
     input: QUESTION,
     ...(stream ? { stream: true } : {}),
     ...(turn === 'tool'
-      ? {
-          tools: [{ type: 'function', name: 'list_files', parameters: PARAMETERS, strict: false }],
-          tool_choice: 'required',
-        }
+      ? { tools: [{ type: 'function', name: 'list_files', parameters: PARAMETERS, strict: false }] }
       : {}),
   }),
   eventRoot: () => 'ResponseStreamEvent',
@@ -150,9 +142,7 @@ function anthropicBody(model: string, turn: Turn): Json {
   return {
     model,
     messages: [{ role: 'user', content: QUESTION }],
-    ...(turn === 'tool'
-      ? { tools: [{ name: 'list_files', input_schema: PARAMETERS }], tool_choice: { type: 'any' } }
-      : {}),
+    ...(turn === 'tool' ? { tools: [{ name: 'list_files', input_schema: PARAMETERS }] } : {}),
   };
 }
 
@@ -214,10 +204,7 @@ export function gemini(prefix: string): Door {
     body: (_model, turn) => ({
       contents: [{ role: 'user', parts: [{ text: QUESTION }] }],
       ...(turn === 'tool'
-        ? {
-            tools: [{ functionDeclarations: [{ name: 'list_files', parameters: PARAMETERS }] }],
-            toolConfig: { functionCallingConfig: { mode: 'ANY' } },
-          }
+        ? { tools: [{ functionDeclarations: [{ name: 'list_files', parameters: PARAMETERS }] }] }
         : {}),
     }),
     // Each chunk of a stream is a GenerateContentResponse; a failure is Google's error envelope.

@@ -5,7 +5,13 @@
  * counted. The count is the upstream's own where it has a counter (both Gemini services), else
  * the gateway's estimate; `X-Gateway-Token-Count` says which, as on /v1/messages/count_tokens.
  */
-import { AdapterRequestError, adapterFor, gemini, type JsonObject } from '@app/provider-adapters';
+import {
+  AdapterRequestError,
+  adapterFor,
+  gemini,
+  type JsonObject,
+  tokenCounterFor,
+} from '@app/provider-adapters';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessControl, Router } from '../../contracts.ts';
 import { gatewayErrors } from '../../errors.ts';
@@ -48,13 +54,15 @@ export function countTokensHandler(deps: CountDeps) {
     const plan = resolvePlan(deps.router, request, model, routingHeaders(request.headers, prompt));
     const call = await CountCall.select(deps, { plan, principal, needs: needsOf(prompt), log: request.log });
     try {
-      const adapter = call ? adapterFor(call.selection.target.adapter) : undefined;
+      const target = call?.selection.target;
+      // Only a counter of Gemini's API takes the prompt as sent (both Gemini services have one).
+      const counter = target ? tokenCounterFor(target.adapter, gemini.GEMINI_API) : undefined;
       let count: number | undefined;
-      if (call && adapter?.countTokens) {
+      if (call && target && counter) {
         applied.provider = call.selection.provider;
         applied.options = call.selection.options;
         const source = { api: gemini.GEMINI_API, body: prompt };
-        count = await call.count(adapter, adapter.countTokens, request, source);
+        count = await call.count(adapterFor(target.adapter), counter, request, source);
       }
       reply.header(COUNT_SOURCE_HEADER, count === undefined ? 'estimate' : 'upstream');
       return gemini.encodeCountTokensResponse(count ?? estimatePromptTokens(prompt));

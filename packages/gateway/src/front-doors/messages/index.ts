@@ -1,14 +1,26 @@
-import { installErrorHandler } from '@app/http-kit';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync } from 'fastify';
-import type { AccessControl, Ledger, RateLimiter, Router } from '../../contracts.ts';
-import { gatewayErrorFromFramework } from '../../errors.ts';
-import { pendingUntilClose, sendAsBuilt } from '../../pipeline/answer.ts';
-import { appliedHeadersHook } from '../../pipeline/applied.ts';
-import type { Upstream } from '../../upstream/index.ts';
+/**
+ * /v1/messages as a front door (Anthropic's Messages API): version checked before
+ * authentication, the request read for routing and cost, the Message or event stream written
+ * back, `anthropic-beta` values an upstream of another API cannot take reported; its routes'
+ * errors, unknown sub-paths included, in Anthropic's envelope with a `request-id` header
+ * (Anthropic's SDKs read it; X-Request-Id is the kit's). POST /v1/messages/count_tokens counts
+ * through the pipeline's token counting and answers `{input_tokens}`.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { RoutePlan } from '../../contracts.ts';
+import { withoutFallbacks } from '../../pipeline/fallbacks.ts';
+import type { DecodedCall, FrontDoor, Routed, TokenCounting } from '../../pipeline/front-door.ts';
 import { renderAnthropicError } from './anthropic-errors.ts';
-import { countTokensHandler } from './count-tokens.ts';
-import { messagesHandler } from './handler.ts';
+import {
+  betasOf,
+  checkVersion,
+  estimatePromptTokens,
+  maxOutputTokens,
+  messagesSource,
+  needsOf,
+  reportUnsentBetas,
+  routingHeaders,
+} from './inputs.ts';
 import {
   COUNT_DESCRIPTION,
   COUNT_EXAMPLES,
@@ -19,83 +31,80 @@ import {
   MessagesCreateHeadersSchema,
   MessagesHeadersSchema,
 } from './openapi.ts';
-import { CountTokensRequestSchema, MessagesRequestSchema } from './request-schema.ts';
+import {
+  type CountTokensRequestBody,
+  CountTokensRequestSchema,
+  type MessagesRequestBody,
+  MessagesRequestSchema,
+} from './request-schema.ts';
+import { encodeJson } from './respond-json.ts';
+import { messagesDialect } from './respond-stream.ts';
 
-export interface MessagesDeps {
-  readonly access: AccessControl;
-  readonly ledger: Ledger;
-  readonly router: Router;
-  readonly upstream: Upstream;
-  readonly limiter: RateLimiter;
-  /** Counts upstream usage figures beyond what a request could produce (a metric). */
-  readonly onUsageAnomaly?: (provider: string) => void;
-  /** `compressed` to a configured share of the prompt (messages and count_tokens alike). */
-  readonly compression?: { readonly targetRatio?: number | undefined };
-}
-
-const PREFIX = '/v1/messages';
-
-/**
- * The routes under /v1/messages, errors included (unknown sub-paths too), answer in Anthropic's
- * envelope: the kit's error handler is installed again in this scope with another renderer.
- */
-function scoped(deps: MessagesDeps): FastifyPluginAsync {
-  return async (fastify) => {
-    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    installErrorHandler(app, {
-      fromFramework: (kind, message, request, param) =>
-        gatewayErrorFromFramework(kind, message, request.method, request.url.split('?')[0] ?? '/', param),
-      render: renderAnthropicError,
-    });
-    // Anthropic's SDKs read the request id from `request-id` (X-Request-Id is the kit's).
-    app.addHook('onRequest', async (request, reply) => {
-      reply.header('request-id', request.id);
-    });
-    const pending = pendingUntilClose(app);
-    const handle = messagesHandler({ ...deps, log: app.log, pending });
-    const count = countTokensHandler({ ...deps, pending });
-    const common = {
-      tags: ['messages'],
-      security: [{ bearerAuth: [] }],
-      headers: MessagesHeadersSchema,
-    };
-    // '' is the prefix itself: '/' would be listed in the OpenAPI document as /v1/messages/.
-    app.post(
-      '',
-      {
-        schema: {
-          ...common,
-          headers: MessagesCreateHeadersSchema,
-          summary: 'Create a message (Anthropic Messages API)',
-          description: MESSAGES_DESCRIPTION,
-          body: { ...MessagesRequestSchema, 'x-examples': MESSAGES_EXAMPLES },
-          response: MESSAGES_RESPONSES,
-        },
-        serializerCompiler: sendAsBuilt,
-        onSend: appliedHeadersHook,
-      },
-      (request, reply) => handle(request, request.body, reply),
-    );
-    app.post(
-      '/count_tokens',
-      {
-        schema: {
-          ...common,
-          summary: 'Count the input tokens of a message',
-          description: COUNT_DESCRIPTION,
-          body: { ...CountTokensRequestSchema, 'x-examples': COUNT_EXAMPLES },
-          response: COUNT_RESPONSES,
-        },
-        serializerCompiler: sendAsBuilt,
-        onSend: appliedHeadersHook,
-      },
-      (request, reply) => count(request, request.body, reply),
-    );
+function decode(request: FastifyRequest, body: MessagesRequestBody): DecodedCall {
+  const betas = betasOf(request.headers);
+  return {
+    model: body.model,
+    fallbackModels: body.models,
+    inputs: routingHeaders(request.headers, body),
+    needs: needsOf(body),
+    promptTokens: estimatePromptTokens(body),
+    outputTokens: (chosen: RoutePlan) => maxOutputTokens(body, chosen),
+    source: messagesSource(withoutFallbacks(body), betas),
+    stream: body.stream === true,
+    onAttempt: (call) => reportUnsentBetas(request, call, betas),
   };
 }
 
-export function messagesRoutes(deps: MessagesDeps): FastifyPluginAsync {
-  return async (app) => {
-    await app.register(scoped(deps), { prefix: PREFIX });
-  };
-}
+const count: TokenCounting<CountTokensRequestBody> = {
+  decode: (request, body): Routed => ({
+    model: body.model,
+    inputs: routingHeaders(request.headers, body),
+    needs: needsOf(body),
+    source: messagesSource(body, betasOf(request.headers)),
+  }),
+  estimate: estimatePromptTokens,
+  answer: (tokens) => ({ input_tokens: tokens }),
+};
+
+const common = {
+  tags: ['messages'],
+  security: [{ bearerAuth: [] }],
+  headers: MessagesHeadersSchema,
+};
+
+export const messages: FrontDoor<MessagesRequestBody, CountTokensRequestBody> = {
+  name: 'messages',
+  prefix: '/v1/messages',
+  routes: [
+    {
+      // '' is the prefix itself: '/' would be listed in the OpenAPI document as /v1/messages/.
+      path: '',
+      serves: 'call',
+      schema: {
+        ...common,
+        headers: MessagesCreateHeadersSchema,
+        summary: 'Create a message (Anthropic Messages API)',
+        description: MESSAGES_DESCRIPTION,
+        body: { ...MessagesRequestSchema, 'x-examples': MESSAGES_EXAMPLES },
+        response: MESSAGES_RESPONSES,
+      },
+    },
+    {
+      path: '/count_tokens',
+      serves: 'count',
+      schema: {
+        ...common,
+        summary: 'Count the input tokens of a message',
+        description: COUNT_DESCRIPTION,
+        body: { ...CountTokensRequestSchema, 'x-examples': COUNT_EXAMPLES },
+        response: COUNT_RESPONSES,
+      },
+    },
+  ],
+  errors: { render: renderAnthropicError, requestIdHeader: 'request-id' },
+  precheck: (request) => checkVersion(request.headers),
+  decode,
+  encodeJson,
+  streamDialect: messagesDialect,
+  count,
+};

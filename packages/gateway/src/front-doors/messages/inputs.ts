@@ -4,10 +4,13 @@
  * needs, and what it may cost before the call (prompt estimate and output limit).
  */
 import { anthropicMessages, type ModelRequest } from '@app/provider-adapters';
+import type { FastifyRequest } from 'fastify';
 import type { RoutePlan } from '../../contracts.ts';
 import { gatewayErrors } from '../../errors.ts';
+import { appliedState } from '../../pipeline/applied.ts';
 import { CHARS_PER_TOKEN } from '../../pipeline/estimate.ts';
 import type { ClientRequest } from '../../pipeline/prepare-call.ts';
+import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import type { CountTokensRequestBody, MessagesRequestBody } from './request-schema.ts';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
@@ -39,6 +42,22 @@ export function checkVersion(headers: Headers): void {
 export function betasOf(headers: Headers): string[] {
   const raw = single(headers['anthropic-beta']) ?? '';
   return [...new Set(raw.split(',').map((beta) => beta.trim()))].filter((beta) => beta !== '');
+}
+
+/**
+ * Betas reach an upstream of Anthropic's API with the body; one of another API cannot take
+ * them, so they are reported in X-Gateway-Ignored instead of vanishing.
+ */
+export function reportUnsentBetas(
+  request: FastifyRequest,
+  call: UpstreamCall,
+  betas: readonly string[],
+): void {
+  if (betas.length === 0 || call.init.adapter.wireApi === anthropicMessages.ANTHROPIC_API) return;
+  const applied = appliedState(request);
+  const entry = `anthropic-beta=${betas.join(',')}`;
+  // Once per request, whichever attempt (of several, after a failover) reports it.
+  if (!applied.ignored?.includes(entry)) applied.ignored = [...(applied.ignored ?? []), entry];
 }
 
 type Body = MessagesRequestBody | CountTokensRequestBody;

@@ -5,18 +5,10 @@
  * the pipeline's.
  */
 import { anthropicMessages, isJsonObject, type JsonObject } from '@app/provider-adapters';
-import {
-  respondStream as stream,
-  type NativeEvent,
-  type StreamDialect,
-} from '../../pipeline/stream-session.ts';
+import type { NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import { anthropicErrorEvent } from './anthropic-errors.ts';
 import { messageId } from './respond-json.ts';
-
-export interface StreamOptions {
-  readonly keepAliveMs: number;
-}
 
 /** Characters of generated text in one native event (text, thinking, tool input). */
 function deltaChars(data: JsonObject): number {
@@ -39,7 +31,7 @@ function nativeEvent(event: NativeEvent, model: string): { text: string; chars: 
   return { text: anthropicMessages.formatMessagesEvent({ event: name, data: out }), chars: deltaChars(data) };
 }
 
-function messagesDialect(call: UpstreamCall): StreamDialect {
+export function messagesDialect(call: UpstreamCall): StreamDialect {
   const { plan, reply } = call.init;
   const encoder = new anthropicMessages.MessagesEventEncoder({
     id: messageId(reply.request),
@@ -53,12 +45,4 @@ function messagesDialect(call: UpstreamCall): StreamDialect {
     completeOnUsage: false,
     errorEvent: (error) => anthropicErrorEvent(error, reply.request.id),
   };
-}
-
-/**
- * Commits the SSE response, after which the stream runs on its own, or throws an AppError
- * before committing. Resolves to false when the client left before anything was sent.
- */
-export function respondStream(call: UpstreamCall, options: StreamOptions): Promise<boolean> {
-  return stream(call, options, messagesDialect(call));
 }

@@ -1,47 +1,59 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync } from 'fastify';
-import type { AccessControl, Ledger, RateLimiter, Router } from '../../contracts.ts';
-import { pendingUntilClose, sendAsBuilt } from '../../pipeline/answer.ts';
-import { appliedHeadersHook } from '../../pipeline/applied.ts';
-import type { Upstream } from '../../upstream/index.ts';
+/**
+ * POST /v1/responses as a front door: the Responses request read for routing and cost, its
+ * response object or event stream written back. Errors keep the app's OpenAI envelope.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { RoutePlan } from '../../contracts.ts';
+import { withoutFallbacks } from '../../pipeline/fallbacks.ts';
+import type { DecodedCall, FrontDoor } from '../../pipeline/front-door.ts';
 import { ChatHeadersSchema } from '../chat-completions/openapi.ts';
-import { responsesHandler } from './handler.ts';
+import {
+  checkBody,
+  estimatePromptTokens,
+  maxOutputTokens,
+  needsOf,
+  responsesSource,
+  routingHeaders,
+} from './inputs.ts';
 import { RESPONSES_DESCRIPTION, RESPONSES_EXAMPLES, RESPONSES_RESPONSES } from './openapi.ts';
-import { ResponsesRequestSchema } from './request-schema.ts';
+import { type ResponsesRequestBody, ResponsesRequestSchema } from './request-schema.ts';
+import { encodeJson } from './respond-json.ts';
+import { responsesDialect } from './respond-stream.ts';
 
-export interface ResponsesDeps {
-  readonly access: AccessControl;
-  readonly ledger: Ledger;
-  readonly router: Router;
-  readonly upstream: Upstream;
-  readonly limiter: RateLimiter;
-  /** Counts upstream usage figures beyond what a request could produce (a metric). */
-  readonly onUsageAnomaly?: (provider: string) => void;
-}
-
-/** POST /v1/responses. Errors keep the OpenAI envelope of the app's error handler. */
-export function responsesRoutes(deps: ResponsesDeps): FastifyPluginAsync {
-  return async (fastify) => {
-    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const pending = pendingUntilClose(app);
-    const handle = responsesHandler({ ...deps, log: app.log, pending });
-    app.post(
-      '/v1/responses',
-      {
-        schema: {
-          tags: ['responses'],
-          summary: 'Create a model response (OpenAI Responses API)',
-          description: RESPONSES_DESCRIPTION,
-          security: [{ bearerAuth: [] }],
-          headers: ChatHeadersSchema,
-          body: ResponsesRequestSchema,
-          response: RESPONSES_RESPONSES,
-        },
-        config: { bodyExamples: RESPONSES_EXAMPLES },
-        serializerCompiler: sendAsBuilt,
-        onSend: appliedHeadersHook,
-      },
-      (request, reply) => handle(request, request.body, reply),
-    );
+/** What the gateway cannot serve (stored responses) is refused before routing. */
+function decode(request: FastifyRequest, body: ResponsesRequestBody): DecodedCall {
+  checkBody(body);
+  return {
+    model: body.model,
+    fallbackModels: body.models,
+    inputs: routingHeaders(request.headers, body),
+    needs: needsOf(body),
+    promptTokens: estimatePromptTokens(body),
+    outputTokens: (chosen: RoutePlan) => maxOutputTokens(body, chosen),
+    source: responsesSource(withoutFallbacks(body)),
+    stream: body.stream === true,
   };
 }
+
+export const responses: FrontDoor<ResponsesRequestBody> = {
+  name: 'responses',
+  routes: [
+    {
+      path: '/v1/responses',
+      serves: 'call',
+      schema: {
+        tags: ['responses'],
+        summary: 'Create a model response (OpenAI Responses API)',
+        description: RESPONSES_DESCRIPTION,
+        security: [{ bearerAuth: [] }],
+        headers: ChatHeadersSchema,
+        body: ResponsesRequestSchema,
+        response: RESPONSES_RESPONSES,
+      },
+      config: { bodyExamples: RESPONSES_EXAMPLES },
+    },
+  ],
+  decode,
+  encodeJson,
+  streamDialect: responsesDialect,
+};

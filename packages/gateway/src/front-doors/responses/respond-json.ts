@@ -1,7 +1,6 @@
-/** `stream` absent or false: one response object, settled from its usage. */
-import { type JsonObject, openAIResponses } from '@app/provider-adapters';
+/** `stream` absent or false: one response object (the call settled from its usage by the pipeline). */
+import { type JsonObject, openAIResponses, type ParsedResponse } from '@app/provider-adapters';
 import type { FastifyRequest } from 'fastify';
-import { completeJson } from '../../pipeline/complete-json.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import type { ResponsesRequestBody } from './request-schema.ts';
 
@@ -36,16 +35,12 @@ export function responseEnvelope(
   };
 }
 
-/** Resolves to the response to send, or undefined when the client has gone away. */
-export async function respondJson(
+export function encodeJson(
+  { response, native }: ParsedResponse,
   call: UpstreamCall,
-  request: FastifyRequest,
   body: ResponsesRequestBody,
-): Promise<JsonObject | undefined> {
-  const completed = await completeJson(call, request);
-  if (!completed) return undefined;
-  const { response, native } = completed;
+): JsonObject {
   const model = call.init.plan.model;
   if (native) return { ...openAIResponses.withCacheWriteTokens(native.body), model };
-  return openAIResponses.encodeResponse(response, responseEnvelope(request, body, model));
+  return openAIResponses.encodeResponse(response, responseEnvelope(call.init.reply.request, body, model));
 }

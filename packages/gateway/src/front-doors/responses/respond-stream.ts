@@ -5,18 +5,10 @@
  * is the pipeline's.
  */
 import { isJsonObject, type JsonObject, openAIResponses } from '@app/provider-adapters';
-import {
-  respondStream as stream,
-  type NativeEvent,
-  type StreamDialect,
-} from '../../pipeline/stream-session.ts';
+import type { NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import type { ResponsesRequestBody } from './request-schema.ts';
 import { responseEnvelope } from './respond-json.ts';
-
-export interface StreamOptions {
-  readonly keepAliveMs: number;
-}
 
 /** The upstream's own failure events: the gateway's failure events replace them. */
 const FAILURES = new Set(['error', 'response.failed']);
@@ -43,7 +35,7 @@ function nativeEvent(
   return { text: openAIResponses.formatResponsesEvent({ event: name, data }), chars: delta };
 }
 
-function responsesDialect(call: UpstreamCall, body: ResponsesRequestBody): StreamDialect {
+export function responsesDialect(call: UpstreamCall, body: ResponsesRequestBody): StreamDialect {
   const { plan, reply } = call.init;
   const encoder = new openAIResponses.ResponsesEventEncoder(
     responseEnvelope(reply.request, body, plan.model),
@@ -66,16 +58,4 @@ function responsesDialect(call: UpstreamCall, body: ResponsesRequestBody): Strea
         }),
       ),
   };
-}
-
-/**
- * Commits the SSE response, after which the stream runs on its own, or throws an AppError
- * before committing. Resolves to false when the client left before anything was sent.
- */
-export function respondStream(
-  call: UpstreamCall,
-  body: ResponsesRequestBody,
-  options: StreamOptions,
-): Promise<boolean> {
-  return stream(call, options, responsesDialect(call, body));
 }
