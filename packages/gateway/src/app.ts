@@ -3,6 +3,7 @@ import { type App, createServer, registryOf } from '@app/http-kit';
 import { Counter } from 'prom-client';
 import { createAccess } from './access/index.ts';
 import { ADMIN_API_PREFIX, ADMIN_KEY_AUTH, adminApiRoutes } from './admin-api/index.ts';
+import { geminiRoutes } from './front-doors/gemini/index.ts';
 import { FRONT_DOORS, frontDoorRoutes } from './front-doors/index.ts';
 import type { GatewayConfig } from './config.ts';
 import { mountWeb } from './dashboard/mount.ts';
@@ -36,6 +37,22 @@ const BEARER_AUTH = {
     '`npx gatewayctl tokens issue --email <email> --project <project>` (default lifetime 7 days).',
     '`GET /v1/account` shows whose token it is and what is left of each allocation.',
   ].join(' '),
+};
+
+/** Gemini clients' ways of sending the same token (the Gemini routes only; docs/gateway/gemini-api.md). */
+const GEMINI_API_KEY = {
+  type: 'apiKey',
+  in: 'header',
+  name: 'x-goog-api-key',
+  description:
+    'The personal access token as Gemini clients send an API key (GEMINI_API_KEY). Gemini routes only.',
+};
+const GEMINI_KEY_QUERY = {
+  type: 'apiKey',
+  in: 'query',
+  name: 'key',
+  description:
+    'The personal access token as the `key` query parameter (redacted from logs). Gemini routes only.',
 };
 
 export interface BuildOptions {
@@ -77,7 +94,12 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       version: '1.0.0',
       description:
         'OpenAI-compatible gateway to four model providers. Authenticate with a personal access token; the admin API (/admin/v1) with an admin key.',
-      securitySchemes: { bearerAuth: BEARER_AUTH, adminKey: ADMIN_KEY_AUTH },
+      securitySchemes: {
+        bearerAuth: BEARER_AUTH,
+        geminiApiKey: GEMINI_API_KEY,
+        geminiKeyQuery: GEMINI_KEY_QUERY,
+        adminKey: ADMIN_KEY_AUTH,
+      },
     },
     errors: {
       fromFramework: (kind, message, request, param) =>
@@ -154,6 +176,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       compression: config.compression,
     };
     for (const door of FRONT_DOORS) await app.register(frontDoorRoutes(door, frontDoorDeps));
+    await app.register(geminiRoutes({ ...frontDoorDeps, models: routing.models }));
     // Landing page, account dashboard, development identity provider (docs/gateway/dashboard.md).
     await mountWeb(app, {
       config,

@@ -238,6 +238,33 @@ export interface RoutePlan {
   readonly session?: string | undefined;
 }
 
+/** One entry of the live model list (`GET /v1/models`), for front doors that list in their own shape. */
+export interface ListedModel {
+  /** The exact version, or an alias (then `aliasOf` names the version it resolves to now). */
+  readonly id: string;
+  readonly aliasOf: string | undefined;
+  readonly vendor: string;
+  readonly family: string;
+  /** Release date, Unix seconds. */
+  readonly created: number;
+  readonly contextWindow: number;
+  readonly maxOutputTokens: number;
+  /** Effort words some usable provider accepts (`none` ... `max`). */
+  readonly efforts: readonly string[];
+  readonly providers: readonly ProviderId[];
+}
+
+/** The models a caller can use now: the same live computation as GET /v1/models. */
+export interface ModelDirectory {
+  /** Exact versions, each followed by its aliases, as GET /v1/models lists them. */
+  list(principal: Principal): Promise<readonly ListedModel[]>;
+  /**
+   * One entry by exact id or alias; undefined when unknown or not usable now. Throws 410
+   * `model_retired` for a retired version.
+   */
+  retrieve(principal: Principal, name: string): Promise<ListedModel | undefined>;
+}
+
 export interface Selection {
   readonly provider: ProviderId;
   readonly target: UpstreamTarget;

@@ -177,7 +177,8 @@ export const gatewayErrors = defineErrors({
   not_found: {
     status: 404,
     type: 'invalid_request_error',
-    message: (p: { method: string; path: string }) => `Unknown route ${p.method} ${p.path}.`,
+    message: (p: { method: string; path: string; hint?: string }) =>
+      `Unknown route ${p.method} ${p.path}.${p.hint === undefined ? '' : ` ${p.hint}`}`,
   },
   gateway_dashboard_off: {
     status: 404,

@@ -30,6 +30,11 @@ export interface StreamDialect {
   /** A stream the upstream ended without its end marker still counts as complete once usage came. */
   readonly completeOnUsage: boolean;
   errorEvent(error: AppError): string;
+  /**
+   * The response headers and what is written while the upstream is silent, when the API does
+   * not stream server-sent events (Gemini's JSON array): SSE's and a comment otherwise.
+   */
+  readonly framing?: { readonly headers: Readonly<Record<string, string>>; readonly keepAlive: string };
 }
 
 const SSE_HEADERS = {
@@ -149,14 +154,14 @@ class StreamSession {
     const { reply } = this.#call.init;
     const applied = appliedState(reply.request);
     if (this.#servedTier && applied.options) applied.options = { ...applied.options, tier: this.#servedTier };
-    reply.headers(SSE_HEADERS).send(this.#out);
+    reply.headers(this.#dialect.framing?.headers ?? SSE_HEADERS).send(this.#out);
   }
 
   /** Comments every interval until the first event; `now`: the upstream has already been silent for one. */
   keepAlive(options: { now?: boolean } = {}): void {
     const comment = () => {
       this.#begin();
-      this.#write(KEEP_ALIVE);
+      this.#write(this.#dialect.framing?.keepAlive ?? KEEP_ALIVE);
     };
     if (options.now) comment();
     this.#keepAlive = setInterval(comment, this.#keepAliveMs);

@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from '@app/db';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import type { AccessControl, Ledger, Router } from '../contracts.ts';
+import type { AccessControl, Ledger, ModelDirectory, Router } from '../contracts.ts';
 import type { SecretRedactor } from '../upstream/credentials/index.ts';
 import { type ChangeCause, CircuitBreakers } from './breaker.ts';
 import { buildCatalog, type Catalog, CatalogError } from './catalog.ts';
 import type { RoutingConfig } from './config.ts';
 import { type HealthBus, startHealthBus } from './health-bus.ts';
+import { createModelDirectory } from './model-directory.ts';
 import { modelsRoutes } from './models-route.ts';
 import { createRouter } from './router.ts';
 import { memoryStickyStore, redisStickyStore, resilientStickyStore } from './sticky-store.ts';
@@ -37,6 +38,8 @@ export interface Routing {
   readonly router: Router;
   /** GET /v1/models. */
   readonly routes: FastifyPluginAsync;
+  /** The list GET /v1/models answers, for front doors listing in their own shape. */
+  readonly models: ModelDirectory;
   close(): Promise<void>;
   /** The validated catalog (read-only), e.g. for the chat path's docs or tests. */
   readonly catalog: Catalog;
@@ -124,6 +127,7 @@ export async function createRouting(deps: RoutingDeps): Promise<Routing> {
     router,
     catalog,
     routes: modelsRoutes({ catalog, upstreams, breakers, access: deps.access, ledger: deps.ledger }),
+    models: createModelDirectory({ catalog, upstreams, breakers, ledger: deps.ledger }),
     close: async () => {
       await bus?.close();
       await sticky.close();

@@ -248,7 +248,7 @@ export function modelsRoutes(deps: ModelsRouteDeps): FastifyPluginAsync {
         schema: {
           summary: 'Models this account can use now',
           description:
-            'OpenAI list shape plus aliases, usable providers, accepted modifiers, context window and prices. Computed live.',
+            'OpenAI list shape plus aliases, usable providers, accepted modifiers, context window and prices. Computed live. A Gemini client (a request with `x-goog-api-key`, `x-goog-api-client` or `?key=`) gets the Gemini list of `GET /v1beta/models` here instead.',
           tags: ['models'],
           security: [{ bearerAuth: [] }],
           response: { 200: ModelListSchema, ...errorResponses(AUTHENTICATED_ROUTE_ERRORS) },
@@ -268,7 +268,7 @@ export function modelsRoutes(deps: ModelsRouteDeps): FastifyPluginAsync {
         schema: {
           summary: 'One model (exact version or alias) if this account can use it now',
           description:
-            'The entry `GET /v1/models` would list for this name; 410 `model_retired` for a retired version, 404 `model_not_found` otherwise.',
+            'The entry `GET /v1/models` would list for this name; 410 `model_retired` for a retired version, 404 `model_not_found` otherwise. A Gemini client gets the answer of `GET /v1beta/models/{model}` here instead.',
           tags: ['models'],
           security: [{ bearerAuth: [] }],
           params: Type.Object({

@@ -188,8 +188,8 @@ const countTokens: Door = {
 
 /**
  * The Gemini API (generateContent, streamGenerateContent with `alt=sse`) under `prefix`: the
- * simulator's `/gemini/v1beta` today; the gateway's Gemini front door joins DOORS as
- * `gemini('/v1beta')` (the name given as the model, e.g. `claude-sonnet@cloud_a`).
+ * simulator's `/gemini/v1beta`, and the gateway's Gemini front door (`gemini('/v1beta')` in
+ * DOORS, the name given as the model, e.g. `claude-sonnet@cloud_a`).
  */
 export function gemini(prefix: string): Door {
   return {
@@ -217,7 +217,7 @@ export function gemini(prefix: string): Door {
   };
 }
 
-export const DOORS: readonly Door[] = [chatCompletions, responses, messages, countTokens];
+export const DOORS: readonly Door[] = [chatCompletions, responses, messages, countTokens, gemini('/v1beta')];
 
 /** One model per provider family answering every door, translated or passed through. */
 export const FAMILIES = [
