@@ -15,7 +15,8 @@ import { geminiCliMissing, type GeminiCliRequest, runGeminiCli } from './gemini-
 
 interface Part {
   text?: string;
-  functionCall?: { name: string; args: Record<string, unknown> };
+  functionCall?: { id?: string; name: string; args: Record<string, unknown> };
+  thoughtSignature?: string;
   functionResponse?: { name?: string; id?: string; response?: Record<string, unknown> };
 }
 interface Body {
@@ -28,6 +29,8 @@ interface Body {
 const TOKEN = 'test-pat-gemini';
 const MODEL = 'gemini-2.5-flash:high@cloud_b';
 const FILES = ['marker-one.txt', 'marker-two.md'];
+const CALL_ID = 'call_scripted_1';
+const SIGNATURE = 'c2NyaXB0ZWQtc2lnbmF0dXJl';
 
 /** The parts the scripted model answers with: a command when asked to run one, then a quote. */
 function scriptedParts(body: Body, listed: string): Part[] {
@@ -36,7 +39,13 @@ function scriptedParts(body: Body, listed: string): Part[] {
   if (result) return [{ text: 'The tool returned: ' }, { text: JSON.stringify(result) }];
   const asked = last.map((part) => part.text ?? '').join(' ');
   const command = /\brun cat\b/i.test(asked) ? `cat ${listed}/${FILES[0]}` : `ls ${listed}`;
-  if (/\brun\b/i.test(asked)) return [{ functionCall: { name: 'run_shell_command', args: { command } } }];
+  if (/\brun\b/i.test(asked))
+    return [
+      {
+        functionCall: { id: CALL_ID, name: 'run_shell_command', args: { command } },
+        thoughtSignature: SIGNATURE,
+      },
+    ];
   return [{ text: 'Hello from ' }, { text: 'the scripted model.' }];
 }
 
@@ -152,9 +161,15 @@ describe('the Gemini CLI 0.61.0 harness against a scripted Gemini API', { skip: 
     assert.deepEqual((shell?.parametersJsonSchema as { required?: string[] } | undefined)?.required, [
       'command',
     ]);
+    // The call comes back as it was given, signature and id included, and the result names the id.
+    const contents = bodyOf(run.requests[1]).contents ?? [];
+    assert.deepEqual(contents.at(-2)?.parts?.[0], {
+      functionCall: { id: CALL_ID, name: 'run_shell_command', args: { command: `ls ${listed}` } },
+      thoughtSignature: SIGNATURE,
+    });
     const results = functionResponses(run.requests[1]);
     assert.equal(results.length, 1);
-    assert.equal(results[0]?.name, 'run_shell_command');
+    assert.deepEqual([results[0]?.name, results[0]?.id], ['run_shell_command', CALL_ID]);
     const output = String(results[0]?.response?.output);
     for (const name of FILES) assert.ok(output.includes(name), `${name} in the tool output: ${output}`);
     for (const name of FILES) assert.ok(run.answer.includes(name), `${name} in the answer: ${run.answer}`);
