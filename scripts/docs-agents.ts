@@ -2,8 +2,8 @@
  * The docs' coding-agent commands (`claude -p ...`, `codex exec ...`, `gemini -p ...`) run for
  * real by the docs-examples test, unchanged, against the embedded default: the environment the
  * doc's earlier blocks export and the configuration file it shows, with the model's `@provider`
- * set to each provider the agent is run on, a private home, and every other host closed. One table entry per
- * agent CLI; a new CLI is one more entry.
+ * set to each provider the agent is run on, a private home, and every other host closed. One
+ * table entry per agent CLI; a new CLI is one more entry.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
