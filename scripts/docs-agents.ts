@@ -1,9 +1,9 @@
 /**
- * The docs' coding-agent commands (`claude -p ...`, `codex exec ...`) run for real by the
- * docs-examples test, unchanged, against the embedded default: the environment the doc's earlier
- * blocks export and the configuration file it shows, with the model's `@provider` set to each
- * provider the agent is run on, a private home, and every other host closed. One table entry per
- * agent CLI; a new CLI is one more entry.
+ * The docs' coding-agent commands (`claude -p ...`, `codex exec ...`, `gemini -p ...`) run for
+ * real by the docs-examples test, unchanged, against the embedded default: the environment the
+ * doc's earlier blocks export and the configuration file it shows, with the model's `@provider`
+ * set to each provider the agent is run on, a private home, and every other host closed. One
+ * table entry per agent CLI; a new CLI is one more entry.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
@@ -46,6 +46,15 @@ function codexConfig(run: AgentRun): string {
   return `check_for_update_on_startup = false\n${config}\n\n[analytics]\nenabled = false\n\n[features]\nplugins = false\n`;
 }
 
+/** Gemini CLI's `settings.json` as the doc shows it. */
+function geminiSettings(run: AgentRun): string {
+  const shown = run.earlier
+    .filter((block) => block.lang === 'json' && block.text.includes('selectedType'))
+    .at(-1);
+  if (!shown) throw new Error('the doc shows no settings.json before the gemini command');
+  return shown.text;
+}
+
 export const AGENTS: readonly Agent[] = [
   {
     command: 'claude',
@@ -63,6 +72,20 @@ export const AGENTS: readonly Agent[] = [
     prepare: (run) => {
       writeFileSync(join(run.home, 'config.toml'), codexConfig(run));
       return { CODEX_HOME: run.home };
+    },
+  },
+  {
+    command: 'gemini',
+    providers: ['developer', 'cloud_b'],
+    prepare: (run) => {
+      mkdirSync(join(run.home, '.gemini'));
+      writeFileSync(join(run.home, '.gemini/settings.json'), geminiSettings(run));
+      return {
+        GEMINI_MODEL: onProvider(run.session.GEMINI_MODEL, run.provider),
+        // One process: without it the CLI starts itself again with a larger heap.
+        GEMINI_CLI_NO_RELAUNCH: 'true',
+        NO_COLOR: '1',
+      };
     },
   },
 ];
@@ -118,13 +141,16 @@ function getText(url: string): Promise<string> {
   });
 }
 
-/** Requests the gateway answered on its `/v1` routes so far, from its Prometheus metrics. */
+/**
+ * Requests the gateway answered on its API routes so far (`/v1/...`, and `/v1beta/...` where
+ * Gemini clients call), from its Prometheus metrics.
+ */
 export async function answeredRequests(gatewayUrl: string): Promise<number> {
   const text = await getText(`${gatewayUrl}/metrics`);
   let total = 0;
   for (const line of text.split('\n')) {
     const match = /^\w+_http_requests_total\{([^}]*)\} (\d+)$/.exec(line);
-    if (match && /route="\/v1\//.test(match[1] ?? '')) total += Number(match[2]);
+    if (match && /route="\/v1(beta)?\//.test(match[1] ?? '')) total += Number(match[2]);
   }
   return total;
 }

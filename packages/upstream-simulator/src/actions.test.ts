@@ -187,5 +187,11 @@ describe('the cautious default', () => {
     assert.equal(requestedCommand('Run the tests'), undefined);
     assert.equal(requestedCommand('What does `ls` do?'), undefined);
     assert.equal(requestedCommand('run ls -la'), 'ls -la');
+    assert.equal(requestedCommand('Run ls to list the files in this directory'), 'ls');
+    assert.equal(requestedCommand('run ls -la and tell me what you see'), 'ls -la');
+    assert.equal(requestedCommand('Please run pwd, then explain'), 'pwd');
+    assert.equal(requestedCommand('run git status so we know where we are'), 'git status');
+    assert.equal(requestedCommand('execute date in order to check the clock'), 'date');
+    assert.equal(requestedCommand('run cat notes.txt: it is short'), 'cat notes.txt');
   });
 });

@@ -80,6 +80,12 @@ export function userWords(text: string): string {
   return text.replace(/<([a-z][\w-]*)>[\s\S]*?<\/\1>/gi, ' ').trim();
 }
 
+/**
+ * Where a command after "run" ends and the sentence goes on: "run ls to list the files". (A period
+ * ends it only before a space or the end, so "cat notes.txt" stays whole.)
+ */
+const CONTINUATION = /[,:]|\s(?:in order to|so that|to|and|so|then|because)(?=\s|$)/i;
+
 const COMMANDS = /^(ls|pwd|cat|echo|date|whoami|uname|git|npm|node|find|grep|head|tail|wc|env|which)\b/;
 
 /**
@@ -90,7 +96,10 @@ export function requestedCommand(text: string): string | undefined {
   const words = userWords(text);
   const quoted = /`([^`\n]+)`/.exec(words)?.[1]?.trim();
   if (quoted && /\b(run|execute|exec|command|shell|bash|terminal)\b/i.test(words)) return quoted;
-  const after = /\b(?:run|execute)\s+([^\n.;!?]+)/i.exec(words)?.[1]?.trim();
+  const after = /\b(?:run|execute)\s+((?:[^\n.;!?]|\.(?=\S))+)/i
+    .exec(words)?.[1]
+    ?.split(CONTINUATION)[0]
+    ?.trim();
   if (after && COMMANDS.test(after)) return after;
   if (/\b(list|show)\b.*\bfiles\b|\bwhat files\b/i.test(words)) return 'ls';
   if (/\b(print|show)\b.*\bworking directory\b/i.test(words)) return 'pwd';

@@ -278,3 +278,68 @@ describe('simulated Vertex AI Gemini (driven by @google/genai)', () => {
     assert.equal(refused.status, 400);
   });
 });
+
+describe('simulated Gemini token counters (:countTokens)', () => {
+  const contents: Content[] = [{ role: 'user', parts: [{ text: question }] }];
+  const systemInstruction = { parts: [{ text: 'Answer in one word.' }] };
+
+  test('the Developer API counts as generateContent reports its prompt, {contents} or a whole request', async () => {
+    const config = { systemInstruction, tools: [{ functionDeclarations: [cityTool('get_weather')] }] };
+    const answered = await gemini.models.generateContent({ model: 'gemini-2.5-flash', contents, config });
+    const prompt = answered.usageMetadata?.promptTokenCount ?? 0;
+    const plain = await gemini.models.countTokens({ model: 'gemini-2.5-flash', contents });
+    assert.ok((plain.totalTokens ?? 0) > 0 && (plain.totalTokens ?? 0) < prompt);
+    const wrapped = await raw('/gemini/v1beta/models/gemini-2.5-flash:countTokens', {
+      generateContentRequest: { model: 'models/gemini-2.5-flash', contents, ...config },
+    });
+    assert.equal(wrapped.status, 200);
+    const body = (await wrapped.json()) as Record<string, unknown>;
+    assert.deepEqual(body, {
+      totalTokens: prompt,
+      promptTokensDetails: [{ modality: 'TEXT', tokenCount: prompt }],
+    });
+  });
+
+  test('the Developer API refuses a bad key, an unknown model and a malformed request as Google does', async () => {
+    const path = '/gemini/v1beta/models/gemini-2.5-flash:countTokens';
+    const badKey = await raw(path, { contents }, { 'x-goog-api-key': 'wrong' });
+    assert.equal(badKey.status, 400);
+    assert.match(await badKey.text(), /API_KEY_INVALID/);
+    assert.equal((await raw('/gemini/v1beta/models/gemini-0:countTokens', { contents })).status, 404);
+    const both = await raw(path, {
+      contents,
+      generateContentRequest: { model: 'models/gemini-2.5-flash', contents },
+    });
+    assert.equal(both.status, 400);
+    const unnamed = await raw(path, { generateContentRequest: { contents } });
+    assert.match(await unnamed.text(), /GenerateContentRequest.model/);
+    assert.equal((await raw(path, { contents, generationConfig: {} })).status, 400, 'not a count field');
+  });
+
+  test('Vertex counts the prompt fields, with billable characters, and checks its token', async () => {
+    const client = vertex('us-central1', await accessToken());
+    const config = { systemInstruction };
+    const answered = await client.models.generateContent({ model: 'gemini-2.5-pro', contents, config });
+    const counted = await client.models.countTokens({ model: 'gemini-2.5-pro', contents, config });
+    assert.equal(counted.totalTokens, answered.usageMetadata?.promptTokenCount);
+    const path =
+      '/vertex/v1/projects/sim-project/locations/us-central1/publishers/google/models/gemini-2.5-pro:countTokens';
+    const response = await raw(path, { contents }, { authorization: `Bearer ${await accessToken()}` });
+    const body = (await response.json()) as {
+      totalBillableCharacters?: number;
+      promptTokensDetails?: unknown;
+    };
+    assert.equal(body.totalBillableCharacters, question.replace(/\s/g, '').length);
+    assert.ok(Array.isArray(body.promptTokensDetails));
+    const forged = await refusal(
+      vertex('us-central1', 'ya29.forged').models.countTokens({ model: 'gemini-2.5-pro', contents }),
+    );
+    assert.equal(forged.status, 401);
+    const toolConfig = await raw(
+      path,
+      { contents, toolConfig: {} },
+      { authorization: `Bearer ${await accessToken()}` },
+    );
+    assert.equal(toolConfig.status, 400, 'Vertex counts take no toolConfig');
+  });
+});

@@ -41,7 +41,11 @@ const STATUS_NAMES: Readonly<Record<number, string>> = {
   504: 'DEADLINE_EXCEEDED',
 };
 
-function sendError(res: ServerResponse, error: GoogleError, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  error: GoogleError,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, error.code, JSON.stringify({ error }), headers);
 }
 
@@ -163,14 +167,14 @@ async function streamSse(
   res.end();
 }
 
-function unknownModel(model: string, vertexPath?: string): GoogleError {
+export function unknownModel(model: string, vertexPath?: string): GoogleError {
   const message = vertexPath
     ? `Publisher Model \`${vertexPath}/publishers/google/models/${model}\` was not found or your project does not have access to it.`
     : `models/${model} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`;
   return { code: 404, status: 'NOT_FOUND', message };
 }
 
-const BAD_KEY: GoogleError = {
+export const BAD_KEY: GoogleError = {
   code: 400,
   status: 'INVALID_ARGUMENT',
   message: 'API key not valid. Please pass a valid API key.',

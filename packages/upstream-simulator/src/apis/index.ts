@@ -8,6 +8,7 @@ import { anthropicApi, vertexClaudeApi } from './anthropic.ts';
 import { anthropicCountTokensApi, vertexCountTokensApi } from './anthropic-count.ts';
 import { bedrockApi } from './bedrock.ts';
 import { geminiApi, vertexGeminiApi } from './gemini.ts';
+import { geminiCountTokensApi, vertexGeminiCountTokensApi } from './gemini-count.ts';
 
 export const SIM_APIS: readonly SimApi[] = [
   openAICompatibleApi,
@@ -24,4 +25,6 @@ export const SIM_APIS: readonly SimApi[] = [
   bedrockApi,
   geminiApi,
   vertexGeminiApi,
+  geminiCountTokensApi,
+  vertexGeminiCountTokensApi,
 ];

@@ -1,6 +1,6 @@
 /**
  * The two requests Gemini CLI 0.61 sent for a tool turn (recorded from the unmodified client,
- * fixtures/cli-0.61-tool-turn.json), replayed through the gateway as sent: on the Gemini model
+ * fixtures/gemini-cli-tool-turn.json), replayed through the gateway as sent: on the Gemini model
  * they name (cloud_b, forwarded as sent, the name's effort applied) and on a Claude model
  * (translated: the CLI's own tool names and call ids reach the upstream).
  */
@@ -16,7 +16,7 @@ interface Recorded {
 }
 
 const fixture = JSON.parse(
-  readFileSync(new URL('./fixtures/cli-0.61-tool-turn.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('./fixtures/gemini-cli-tool-turn.json', import.meta.url), 'utf8'),
 ) as { requests: Recorded[] };
 
 let t: ChatTestApp;
