@@ -3,7 +3,6 @@ import { type App, createServer, registryOf } from '@app/http-kit';
 import { Counter } from 'prom-client';
 import { createAccess } from './access/index.ts';
 import { ADMIN_API_PREFIX, ADMIN_KEY_AUTH, adminApiRoutes } from './admin-api/index.ts';
-import { geminiRoutes } from './front-doors/gemini/index.ts';
 import { FRONT_DOORS, frontDoorRoutes } from './front-doors/index.ts';
 import type { GatewayConfig } from './config.ts';
 import { mountWeb } from './dashboard/mount.ts';
@@ -174,9 +173,9 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       limiter,
       onUsageAnomaly: (provider: string) => anomalies?.inc({ provider }),
       compression: config.compression,
+      models: routing.models,
     };
     for (const door of FRONT_DOORS) await app.register(frontDoorRoutes(door, frontDoorDeps));
-    await app.register(geminiRoutes({ ...frontDoorDeps, models: routing.models }));
     // Landing page, account dashboard, development identity provider (docs/gateway/dashboard.md).
     await mountWeb(app, {
       config,

@@ -1,12 +1,13 @@
 /**
  * A same-API passthrough forwards the client's body as sent. For a compressed request the
  * conversation fields of that body are re-encoded from the compressed model (OpenAI `messages`;
- * Anthropic `system` and `messages`; Responses `input`) and everything else the client sent
+ * Anthropic `system` and `messages`; Responses `input`; Gemini `contents` and
+ * `systemInstruction`) and everything else the client sent
  * stays: unknown fields, `anthropic-beta` values, tools, sampling settings. The adapter then
  * makes only its usual edits.
  */
 import type { ModelRequest, SourceBody } from '@app/provider-adapters';
-import { openAIChat, openAIResponses } from '@app/provider-adapters';
+import { gemini, openAIChat, openAIResponses } from '@app/provider-adapters';
 import { encodeTurns, textBlock } from '@app/provider-adapters/wire/anthropic-messages/encode-content.ts';
 
 /** The body with its conversation from `request`; undefined for an API it cannot edit. */
@@ -25,6 +26,10 @@ export function compressedSource(source: SourceBody, request: ModelRequest): Sou
     // The system prompt leads `input` as a developer message, so `instructions` goes.
     const { instructions: _instructions, ...rest } = source.body;
     return { ...source, body: { ...rest, input: openAIResponses.encodeResponsesInput(request) } };
+  }
+  if (source.api === gemini.GEMINI_API) {
+    const { systemInstruction: _system, ...rest } = source.body;
+    return { ...source, body: { ...rest, ...gemini.encodeConversation(request) } };
   }
   return undefined;
 }

@@ -4,9 +4,17 @@
  */
 import type { FrontDoor } from '../pipeline/front-door.ts';
 import { chatCompletions } from './chat-completions/index.ts';
+import { geminiV1, geminiV1beta } from './gemini/index.ts';
 import { messages } from './messages/index.ts';
 import { responses } from './responses/index.ts';
 
-export const FRONT_DOORS: readonly FrontDoor[] = [chatCompletions, messages, responses];
+export const FRONT_DOORS: readonly FrontDoor[] = [
+  chatCompletions,
+  messages,
+  responses,
+  // Gemini's API under its two versions, each a prefix with its own error envelope.
+  geminiV1beta,
+  geminiV1,
+];
 
 export { type FrontDoorsDeps, frontDoorRoutes } from './register.ts';

@@ -5,12 +5,18 @@
  */
 import { installErrorHandler } from '@app/http-kit';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { AccessControl, Ledger, RateLimiter, Router } from '../contracts.ts';
+import type { AccessControl, Ledger, ModelDirectory, RateLimiter, Router } from '../contracts.ts';
 import { gatewayErrorFromFramework } from '../errors.ts';
 import { pendingUntilClose, sendAsBuilt } from '../pipeline/answer.ts';
 import { appliedHeadersHook } from '../pipeline/applied.ts';
 import { countHandler } from '../pipeline/count-tokens.ts';
-import { callHandler, type ErrorRendering, type FrontDoor } from '../pipeline/front-door.ts';
+import {
+  callHandler,
+  type ErrorRendering,
+  type FrontDoor,
+  type OwnRoute,
+  type OwnRouteDeps,
+} from '../pipeline/front-door.ts';
 import type { PipelineDeps } from '../pipeline/prepare-call.ts';
 import type { Upstream } from '../upstream/index.ts';
 
@@ -24,6 +30,8 @@ export interface FrontDoorsDeps {
   readonly onUsageAnomaly?: (provider: string) => void;
   /** `compressed` to a configured share of the prompt (calls and counts alike), and the work bound. */
   readonly compression?: PipelineDeps['compression'];
+  /** The models a principal may call, for doors that list them (OwnRoute). */
+  readonly models?: ModelDirectory;
 }
 
 /** The door's errors in its own envelope: the kit's handler again in this scope, another renderer. */
@@ -40,11 +48,28 @@ function scopeErrors(app: FastifyInstance, errors: ErrorRendering): void {
   });
 }
 
+function ownRoute(app: FastifyInstance, route: OwnRoute, deps: OwnRouteDeps): void {
+  app.route({
+    method: route.method,
+    url: route.path,
+    schema: route.schema,
+    ...(route.constraints ? { constraints: route.constraints } : {}),
+    ...(route.config ? { config: route.config } : {}),
+    serializerCompiler: sendAsBuilt,
+    handler: route.handler(deps),
+  });
+}
+
 function routes<Body, CountBody>(door: FrontDoor<Body, CountBody>, deps: FrontDoorsDeps): FastifyPluginAsync {
   return async (app) => {
     if (door.errors) scopeErrors(app, door.errors);
     const pending = pendingUntilClose(app);
     const full = { ...deps, log: app.log, pending };
+    const models = deps.models;
+    for (const route of door.ownRoutes ?? []) {
+      if (!models) throw new Error(`${door.name}: ${route.path} needs the model directory`);
+      ownRoute(app, route, { ...full, models });
+    }
     const call = callHandler(door, full);
     const count = door.count ? countHandler(door, door.count, full) : undefined;
     for (const route of door.routes) {
@@ -55,6 +80,7 @@ function routes<Body, CountBody>(door: FrontDoor<Body, CountBody>, deps: FrontDo
         url: route.path,
         schema: route.schema,
         ...(route.config ? { config: route.config } : {}),
+        ...(route.constraints ? { constraints: route.constraints } : {}),
         serializerCompiler: sendAsBuilt,
         onSend: appliedHeadersHook,
         handler:
@@ -72,9 +98,11 @@ export function frontDoorRoutes<Body, CountBody>(
   deps: FrontDoorsDeps,
 ): FastifyPluginAsync {
   const plugin = routes(door, deps);
-  if (door.prefix === undefined) return plugin;
   const prefix = door.prefix;
   return async (app) => {
-    await app.register(plugin, { prefix });
+    // The router is the app's: doors sharing a strategy (the Gemini versions) add it once.
+    for (const strategy of door.constraintStrategies ?? [])
+      if (!app.hasConstraintStrategy(strategy.name)) app.addConstraintStrategy(strategy);
+    await app.register(plugin, prefix === undefined ? {} : { prefix });
   };
 }

@@ -8,7 +8,13 @@
  * compression level (modifier or header) applies as on a call (compress-request.ts), so the
  * count is that of the prompt as it would go upstream, with X-Gateway-Compression.
  */
-import { AdapterRequestError, adapterFor, type ModelRequest, type SourceBody } from '@app/provider-adapters';
+import {
+  AdapterRequestError,
+  adapterFor,
+  type ModelRequest,
+  type SourceBody,
+  tokenCounterFor,
+} from '@app/provider-adapters';
 import { tokenizerFor } from '../compression/index.ts';
 import type { Compression, RoutePlan } from '../contracts.ts';
 import { gatewayErrors } from '../errors.ts';
@@ -71,16 +77,17 @@ export function countHandler<Body>(
     const call = await CountCall.select(deps, { plan, principal, needs: routed.needs, log: request.log });
     try {
       const selection = call?.selection;
-      const adapter = selection ? adapterFor(selection.target.adapter) : undefined;
       const level = (selection?.options ?? plan.options).compression;
       const sent = await countedSource(deps, plan, applied, routed.source, level);
+      // Only a counter of the door's API takes the body as sent (the adapter's own, or another).
+      const counter = selection ? tokenCounterFor(selection.target.adapter, sent.api) : undefined;
       let count: number | undefined;
-      if (call && adapter?.countTokens) {
+      if (call && counter) {
         applied.provider = call.selection.provider;
         applied.options = call.selection.options;
         // Past the work budget the body was counted as sent: compression=off, as on a call.
         noteCompression(applied, applied.compression);
-        count = await call.count(adapter, adapter.countTokens, request, sent);
+        count = await call.count(adapterFor(call.selection.target.adapter), counter, request, sent);
       }
       reply.header(COUNT_SOURCE_HEADER, count === undefined ? 'estimate' : 'upstream');
       return counting.answer(count ?? counting.estimate(sent.body as Body));

@@ -6,8 +6,15 @@
  */
 import type { AppError } from '@app/http-kit';
 import type { JsonObject, ParsedResponse } from '@app/provider-adapters';
-import type { FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
-import type { RoutePlan, TokenSource } from '../contracts.ts';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  HTTPMethods,
+  RouteHandlerMethod,
+} from 'fastify';
+import type { ModelDirectory, RoutePlan, TokenSource } from '../contracts.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { type FrontDoorDeps, resolveFallbackPlans, resolvePlan } from './answer.ts';
 import { completeJson } from './complete-json.ts';
@@ -64,6 +71,28 @@ export interface FrontDoorRoute {
   /** As /openapi.json documents it: tags, summary, description, security, headers, body, responses. */
   readonly schema: FastifySchema;
   readonly config?: Readonly<Record<string, unknown>>;
+  /** Fastify route constraints (of the door's `constraintStrategies`, or Fastify's own). */
+  readonly constraints?: Readonly<Record<string, unknown>>;
+}
+
+export type ConstraintStrategy = Parameters<FastifyInstance['addConstraintStrategy']>[0];
+
+/** What a door's own routes may use besides the pipeline: the models a principal may call. */
+export interface OwnRouteDeps extends FrontDoorDeps {
+  readonly models: ModelDirectory;
+}
+
+/**
+ * A route the door answers itself, not a model call or count (e.g. its API's model list), in
+ * the door's scope so that its errors render in the door's envelope.
+ */
+export interface OwnRoute {
+  readonly method: HTTPMethods;
+  readonly path: string;
+  readonly schema: FastifySchema;
+  readonly constraints?: Readonly<Record<string, unknown>>;
+  readonly config?: Readonly<Record<string, unknown>>;
+  handler(deps: OwnRouteDeps): RouteHandlerMethod;
 }
 
 /** A door's own error envelope; without one, errors render as the app's (OpenAI's). */
@@ -82,6 +111,10 @@ export interface FrontDoor<Body = unknown, CountBody = Body> {
   /** Where the routes live; with `errors`, unknown paths under it render the door's errors too. */
   readonly prefix?: string;
   readonly routes: readonly FrontDoorRoute[];
+  /** Routes of the door's own handling (see OwnRoute). */
+  readonly ownRoutes?: readonly OwnRoute[];
+  /** Constraint strategies its routes use; added to the app once, whichever door comes first. */
+  readonly constraintStrategies?: readonly ConstraintStrategy[];
   /** Where the token is read, first found wins (default: Authorization Bearer, then x-api-key). */
   readonly tokenSources?: readonly TokenSource[];
   readonly errors?: ErrorRendering;

@@ -90,3 +90,10 @@ export function resourceName(id: string): string {
 export function idOfResource(name: string): string {
   return name.startsWith(MODELS_PREFIX) ? name.slice(MODELS_PREFIX.length) : name;
 }
+
+/** The call a request's URL names: `/{version}/models/{tail}` (see parseModelCall). */
+export function modelCallOfUrl(url: string): ModelCall {
+  const path = url.split('?', 1)[0] ?? '';
+  const version = GEMINI_VERSIONS.find((name) => path.startsWith(`/${name}/models/`));
+  return parseModelCall(version ? path.slice(`/${version}/models/`.length) : '', path);
+}

@@ -1,7 +1,7 @@
 /** `:generateContent`: one GenerateContentResponse, settled from its usage. */
-import { gemini, type JsonObject } from '@app/provider-adapters';
+import { gemini, type JsonObject, type ParsedResponse } from '@app/provider-adapters';
 import type { FastifyRequest } from 'fastify';
-import { completeJson } from '../../pipeline/complete-json.ts';
+import { bodyOf } from './inputs.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 
 /** The gateway's request id as a responseId for answers of other APIs. */
@@ -27,15 +27,12 @@ export function asDeveloperApi(body: JsonObject, model: string): JsonObject {
   return { ...rest, modelVersion: model };
 }
 
-/** Resolves to the answer to send, or undefined when the client has gone away. */
-export async function respondJson(
+/** The answer of `:generateContent` (the descriptor's `encodeJson`). */
+export function encodeJson(
+  { response, native }: ParsedResponse,
   call: UpstreamCall,
-  request: FastifyRequest,
-  body: JsonObject,
-): Promise<JsonObject | undefined> {
-  const completed = await completeJson(call, request);
-  if (!completed) return undefined;
-  const { response, native } = completed;
+  body: unknown,
+): JsonObject {
   if (native) return asDeveloperApi(native.body, call.init.plan.model);
-  return gemini.encodeGenerateContentResponse(response, envelopeOf(call, body));
+  return gemini.encodeGenerateContentResponse(response, envelopeOf(call, bodyOf(body)));
 }

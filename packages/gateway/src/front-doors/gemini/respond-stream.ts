@@ -2,24 +2,16 @@
  * `:streamGenerateContent`: partial GenerateContentResponses, as server-sent events under
  * `?alt=sse` or as one JSON array without it. A Gemini upstream's chunks are forwarded as they
  * came (the model renamed to the gateway's); another API's events are encoded into chunks. The
- * session itself (commit, keep-alive, metering, endings) is the pipeline's.
+ * session itself (commit, keep-alive, metering, endings) is the pipeline's; this is its dialect.
  */
 import { gemini, isJsonObject, type JsonObject } from '@app/provider-adapters';
 import type { AppError } from '@app/http-kit';
-import {
-  respondStream as stream,
-  type NativeEvent,
-  type StreamDialect,
-} from '../../pipeline/stream-session.ts';
+import type { NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import { googleErrorBody, googleErrorMessage } from './google-errors.ts';
-import type { StreamFraming } from './path.ts';
+import { bodyOf } from './inputs.ts';
+import { type StreamFraming, streamFraming } from './path.ts';
 import { asDeveloperApi, envelopeOf } from './respond-json.ts';
-
-export interface StreamOptions {
-  readonly keepAliveMs: number;
-  readonly framing: StreamFraming;
-}
 
 /** Characters of generated text in one chunk (text and thoughts; call arguments). */
 function chunkChars(chunk: JsonObject): number {
@@ -77,14 +69,8 @@ function geminiDialect(call: UpstreamCall, body: JsonObject, framing: StreamFram
   };
 }
 
-/**
- * Commits the response, after which the stream runs on its own, or throws an AppError before
- * committing. Resolves to false when the client left before anything was sent.
- */
-export function respondStream(
-  call: UpstreamCall,
-  body: JsonObject,
-  options: StreamOptions,
-): Promise<boolean> {
-  return stream(call, options, geminiDialect(call, body, options.framing));
+/** The descriptor's `streamDialect`: framed as the request's `alt` asks. */
+export function streamDialect(call: UpstreamCall, body: unknown): StreamDialect {
+  const { alt } = call.init.reply.request.query as { readonly alt?: string };
+  return geminiDialect(call, bodyOf(body), streamFraming(alt));
 }
