@@ -10,15 +10,37 @@ import type { LightMyRequestResponse } from 'fastify';
 import { type AdminTestApp, startAdminApp } from './admin-api/testing.ts';
 import { type ChatTestApp, startChatApp } from './front-doors/chat-completions/testing.ts';
 
-function isOpenAIError(response: LightMyRequestResponse): boolean {
+function errorOf(response: LightMyRequestResponse): Record<string, unknown> | undefined {
   try {
-    const parsed = JSON.parse(response.body) as {
-      error?: { message?: unknown; type?: unknown; code?: unknown };
-    };
-    return typeof parsed.error?.message === 'string' && typeof parsed.error.type === 'string';
+    const parsed = JSON.parse(response.body) as { error?: unknown };
+    return typeof parsed.error === 'object' && parsed.error !== null
+      ? (parsed.error as Record<string, unknown>)
+      : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** OpenAI's envelope (Anthropic's has the same `error.type` and `error.message`). */
+function isOpenAIError(response: LightMyRequestResponse): boolean {
+  const error = errorOf(response);
+  return typeof error?.message === 'string' && typeof error.type === 'string';
+}
+
+/**
+ * The model API answers in its client's envelope: OpenAI's (and Anthropic's) or, on the Gemini
+ * door's paths, Google's `{error: {code, message, status}}` with the HTTP status as `code`.
+ */
+function isModelApiError(response: LightMyRequestResponse): boolean {
+  if (isOpenAIError(response)) return true;
+  const error = errorOf(response);
+  const url = response.raw.req.url ?? '';
+  return (
+    /^\/v1(beta)?\/models\/./.test(url) &&
+    error?.code === response.statusCode &&
+    typeof error.message === 'string' &&
+    typeof error.status === 'string'
+  );
 }
 
 let t: ChatTestApp;
@@ -31,7 +53,7 @@ test('every operation of the OpenAPI document, hostile inputs: sane answers, hea
   await fuzzOperations(t.app, {
     pathPrefix: '/v1/',
     credentials: t.headers(),
-    isServiceError: isOpenAIError,
+    isServiceError: isModelApiError,
   });
 });
 
