@@ -7,6 +7,7 @@
  * one object without a side table.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Usage } from '@app/provider-adapters';
 import type { Principal, ProviderId, UsageRecord } from '../contracts.ts';
 import { DeadlineExceeded } from '../upstream/index.ts';
 import type { AppliedOptions, CompressionReport } from './applied-header.ts';
@@ -31,7 +32,11 @@ export interface RequestFacts {
   upstreamMs?: number;
 }
 
-/** One call sent upstream and how it ended (`ok`, or the failure's kind and status). */
+/**
+ * One call sent upstream and how it ended (`ok`, or the failure's kind and status), with the
+ * figures the observers report once the request is over (traces, metrics, the activity log):
+ * times are milliseconds from `startedAt` (performance.now() when the call was sent).
+ */
 export interface AttemptRecord {
   readonly provider: ProviderId;
   /** Exact model version asked of the provider. */
@@ -39,9 +44,23 @@ export interface AttemptRecord {
   outcome: 'pending' | 'ok' | 'client_left' | string;
   /** The status the failure answers with (429, 502, 503, 504, ...); absent while pending or ok. */
   status?: number;
+  readonly startedAt: number;
+  /** To the upstream's response headers (absent when it never answered). */
+  headersMs?: number;
+  /** To the first content sent to the client (streams only). */
+  firstTokenMs?: number;
+  /** To the end of the attempt (settled, released or failed). */
+  durationMs?: number;
+  /** What was charged (bounded, or estimated when the upstream sent none) and its cost. */
+  usage?: Usage;
+  costMicros?: number;
+  /** The upstream reported no usage: `usage` is the gateway's estimate. */
+  estimated?: boolean;
 }
 
 export class CallContext {
+  /** performance.now() when the request's context was made (authentication, or earlier). */
+  readonly startedAt = performance.now();
   readonly applied: AppliedState = {};
   readonly facts: RequestFacts = {};
   readonly attempts: AttemptRecord[] = [];
@@ -81,7 +100,7 @@ export class CallContext {
   }
 
   attempt(provider: ProviderId, model: string): AttemptRecord {
-    const record: AttemptRecord = { provider, model, outcome: 'pending' };
+    const record: AttemptRecord = { provider, model, outcome: 'pending', startedAt: performance.now() };
     this.attempts.push(record);
     return record;
   }

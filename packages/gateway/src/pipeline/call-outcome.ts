@@ -157,6 +157,8 @@ export class CallOutcome {
     if (this.#closed) return;
     this.#closed = true;
     decide();
+    const attempt = this.attempt;
+    if (attempt) attempt.durationMs = performance.now() - attempt.startedAt;
     this.#afterResponse();
   }
 
@@ -174,12 +176,19 @@ export class CallOutcome {
       },
     );
     this.#finishLimits(usage.inputTokens + usage.outputTokens);
+    const cost = costMicros(usage, price);
+    const attempt = this.attempt;
+    if (attempt) {
+      attempt.usage = usage;
+      attempt.costMicros = cost;
+      if (produced.usage === undefined) attempt.estimated = true;
+    }
     const record: UsageRecord = {
       model: plan.model,
       promptTokens: usage.inputTokens,
       completionTokens: usage.outputTokens,
       cachedTokens: usage.cachedReadTokens,
-      costMicros: costMicros(usage, price),
+      costMicros: cost,
       status,
     };
     if (this.#init.facts) this.#init.facts.charged = record;

@@ -116,6 +116,8 @@ class StreamSession {
   #usage: Usage | undefined;
   #servedTier: ServedTier | undefined;
   #streamedChars = 0;
+  /** Generated content arrived (its time is the attempt's time to first token). */
+  #firstToken = false;
   /** The stream completed (its end marker was sent). */
   #completed = false;
   /** The upstream speaks the client's API: its events pass through and the encoder stays idle. */
@@ -232,6 +234,7 @@ class StreamSession {
   #handle(events: readonly StreamEvent[]): boolean {
     let batch = '';
     for (const event of events) {
+      if (!this.#firstToken && CONTENT.has(event.type)) this.#tokenArrived();
       if (!this.#started && CONTENT.has(event.type)) this.#content = true;
       switch (event.type) {
         case 'native':
@@ -260,6 +263,13 @@ class StreamSession {
     return false;
   }
 
+  /** Time to first token: the first generated content of the stream (keep-alives do not count). */
+  #tokenArrived(): void {
+    this.#firstToken = true;
+    const attempt = this.#call.init.outcome.attempt;
+    if (attempt) attempt.firstTokenMs = performance.now() - attempt.startedAt;
+  }
+
   #beginIfContent(): void {
     if (this.#content && !this.#started) this.#begin();
   }
@@ -267,7 +277,10 @@ class StreamSession {
   #native(event: NativeEvent): string {
     this.#passthrough = true;
     const { text, chars } = this.#dialect.native(event);
-    if (chars > 0) this.#content = true;
+    if (chars > 0) {
+      this.#content = true;
+      if (!this.#firstToken) this.#tokenArrived();
+    }
     if (text !== '') this.#stopKeepAlive();
     this.#streamedChars += chars;
     return text;

@@ -45,12 +45,14 @@ export class UpstreamCall {
     const { requestDeadlineMs, flexRequestDeadlineMs } = upstream.config;
     const deadlineMs = selection.options.tier === 'flex' ? flexRequestDeadlineMs : requestDeadlineMs;
     const signal = context.signal(reply, deadlineMs);
-    outcome.attempt = context.attempt(selection.provider, plan.model);
-    const started = performance.now();
+    const attempt = context.attempt(selection.provider, plan.model);
+    outcome.attempt = attempt;
     try {
-      return await upstream.send(selection.target, request, signal);
+      const response = await upstream.send(selection.target, request, signal);
+      attempt.headersMs = performance.now() - attempt.startedAt;
+      return response;
     } finally {
-      context.facts.upstreamMs = Math.round(performance.now() - started);
+      context.facts.upstreamMs = Math.round(performance.now() - attempt.startedAt);
     }
   }
 
