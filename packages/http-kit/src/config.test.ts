@@ -79,6 +79,18 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('refuses a fraction for a whole-number setting instead of truncating it', () => {
+    const error = caught(() => loadConfig(Schema, { env: { APP_PORT: '80.5', APP_TTL: '2.5' }, mapping }));
+    assert.deepEqual(error.problems, [
+      'APP_PORT: must be a whole number from 0 to 65535 (got "80.5")',
+      'APP_TTL: must be a whole number of at least 1 (got "2.5")',
+    ]);
+    const fromFile = caught(() => loadConfig(Schema, { env: {}, mapping, file: { port: 80.5 } }));
+    assert.deepEqual(fromFile.problems, ['APP_PORT: must be a whole number from 0 to 65535 (got 80.5)']);
+    // Whole numbers in any spelling Number() reads stay accepted.
+    assert.equal(loadConfig(Schema, { env: { APP_PORT: ' 8080 ', APP_TTL: '1e3' }, mapping }).port, 8080);
+  });
+
   it('reports every mistake at once, past the validator’s usual limit of 8 errors', () => {
     // Each wrong enum alone costs the validator one error per allowed value, plus one.
     const error = caught(() =>

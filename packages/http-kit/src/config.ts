@@ -49,6 +49,36 @@ function envValue(raw: string): unknown {
 }
 
 /**
+ * TypeBox's Convert truncates a fraction given for an integer setting (`80.5` becomes 80), so a
+ * typo would silently change the value. Where the input holds a number, or a numeric string,
+ * with a fraction for an integer node, the input value is put back after conversion and the
+ * strict check names it like any other bad value.
+ */
+function restoreFractions(schema: TSchema, input: unknown, converted: unknown): unknown {
+  const node = schema as { type?: unknown; properties?: Record<string, TSchema>; items?: TSchema };
+  if (node.type === 'integer') {
+    const number = typeof input === 'string' ? Number(input.trim()) : input;
+    return typeof number === 'number' && Number.isFinite(number) && !Number.isInteger(number)
+      ? input
+      : converted;
+  }
+  if (!isRecord(input) || !isRecord(converted)) {
+    if (!Array.isArray(input) || !Array.isArray(converted) || node.items === undefined) return converted;
+    const items = node.items;
+    return converted.map((item: unknown, i) => restoreFractions(items, input[i], item));
+  }
+  for (const [key, child] of Object.entries(node.properties ?? {})) {
+    if (key in input && key in converted)
+      converted[key] = restoreFractions(child, input[key], converted[key]);
+  }
+  return converted;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
  * TypeBox stops after 8 errors (a guard for untrusted request bodies) and one enum spends 8 on
  * itself; an operator's own configuration is checked in full, so every mistake is named at once.
  */
@@ -88,7 +118,12 @@ export function loadConfig<S extends TSchema>(
   }
   for (const [path, value] of Object.entries(options.overrides ?? {})) setPath(input, path, value);
   const withDefaults = Value.Default(schema, input);
-  const converted = Value.Convert(schema, withDefaults);
+  // Convert may change its argument in place: the fractions are read from a copy.
+  const converted = restoreFractions(
+    schema,
+    withDefaults,
+    Value.Convert(schema, structuredClone(withDefaults)),
+  );
   const errors = allErrors(schema, converted);
   if (errors.length > 0) {
     throw new ConfigError([...new Set(describeProblems(schema, errors, options.mapping, converted))]);
