@@ -15,6 +15,15 @@ function toInputs(parameters: Params): SQLInputValue[] {
 }
 
 /**
+ * Kysely opens every transaction with a deferred `begin`. In WAL mode a deferred transaction
+ * that reads and then writes fails at once with "database is locked" when another connection
+ * (gatewayctl beside a running gateway) committed in between: busy_timeout cannot help, since
+ * waiting would not make its snapshot current. Taking the write lock at `begin` makes the
+ * transaction wait its turn under busy_timeout instead.
+ */
+const BEGIN_WRITE = 'begin immediate';
+
+/**
  * Kysely's SqliteDialect speaks the better-sqlite3 interface; node:sqlite differs in spreading
  * parameters and in how a statement says it returns rows. This is that glue, so the embedded
  * database needs no native addon tied to one Node ABI.
@@ -41,7 +50,7 @@ export function nodeSqliteForKysely(raw: DatabaseSync): SqliteDatabase {
       raw.close();
     },
     prepare(text: string): SqliteStatement {
-      const { statement, reader } = prepared(text);
+      const { statement, reader } = prepared(text === 'begin' ? BEGIN_WRITE : text);
       return {
         reader,
         all: (parameters: Params) => statement.all(...toInputs(parameters)),
