@@ -11,6 +11,7 @@ import {
 } from '../adapter.ts';
 import { generateContentMethod, geminiAdapter } from '../gemini/index.ts';
 import type { EndpointParams, OfferProfile } from '../model/profile.ts';
+import { vertexGeminiEmbeddings } from './embeddings.ts';
 import { type GeminiDialect, generateContentCall, geminiTokenCounter } from '../wire/gemini/index.ts';
 
 /** Vertex reads Cloud Storage objects and public https URLs. */
@@ -54,6 +55,7 @@ export const vertexGeminiAdapter: ProviderAdapter = {
   ...geminiAdapter,
   id: 'vertex-gemini',
   buildRequest,
+  embeddings: vertexGeminiEmbeddings,
 };
 
 /** Vertex's own counter of a Gemini body (`:countTokens`), for Gemini clients. */

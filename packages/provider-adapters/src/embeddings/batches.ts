@@ -1,0 +1,62 @@
+/** What every embeddings translator shares: splitting a batch, text-only inputs, estimates. */
+import { AdapterParseError, AdapterRequestError } from '../adapter.ts';
+import { isJsonObject, type JsonObject, parseJson } from '../json.ts';
+import type { EmbeddingInput, EmbeddingsReply, EmbeddingsRequest } from '../model/embeddings.ts';
+
+/** `items` in runs of at most `size`, order kept. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const runs: T[][] = [];
+  for (let start = 0; start < items.length; start += size) runs.push(items.slice(start, start + size));
+  return runs;
+}
+
+/**
+ * The inputs as texts. Token ids belong to one tokenizer (OpenAI's, for the models that take
+ * them); no other provider can read them, and decoding them with OpenAI's tokenizer would embed
+ * a text the client never meant for that model, so they are refused.
+ */
+export function textInputs(request: EmbeddingsRequest, provider: string): string[] {
+  return request.inputs.map((input, index) => {
+    if (typeof input === 'string') return input;
+    throw new AdapterRequestError(
+      `input[${index}] is an array of token ids; ${provider} embeds text only, so send the text itself.`,
+    );
+  });
+}
+
+/** Characters / 4, as the gateway estimates prompts an upstream did not count. */
+export function estimateTokens(inputs: readonly EmbeddingInput[]): number {
+  let tokens = 0;
+  for (const input of inputs)
+    tokens += typeof input === 'string' ? Math.ceil(input.length / 4) : input.length;
+  return tokens;
+}
+
+/** A 2xx body that must be a JSON object. */
+export function replyObject(reply: EmbeddingsReply, api: string): JsonObject {
+  const parsed = parseJson(reply.body);
+  if (!isJsonObject(parsed)) throw new AdapterParseError(`The ${api} answer is not a JSON object.`);
+  return parsed;
+}
+
+/** A vector of numbers, or the parse error naming where it was expected. */
+export function numberVector(value: unknown, where: string): number[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'number'))
+    throw new AdapterParseError(`${where} is not an array of numbers.`);
+  return value as number[];
+}
+
+/** Every input answered exactly once. */
+export function checkCount(vectors: readonly unknown[], request: EmbeddingsRequest): void {
+  if (vectors.length !== request.inputs.length)
+    throw new AdapterParseError(
+      `The upstream answered ${vectors.length} embeddings for ${request.inputs.length} inputs.`,
+    );
+}
+
+/** `dimensions` is a positive integer, or absent. */
+export function checkDimensions(request: EmbeddingsRequest): void {
+  const { dimensions } = request;
+  if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1))
+    throw new AdapterRequestError('dimensions must be a positive integer.');
+}

@@ -1,0 +1,60 @@
+/**
+ * The Gemini Developer API's `models/{model}:batchEmbedContents`: one EmbedContentRequest per
+ * text, at most 100 a call (Google answers a larger batch with a 400), each naming the model
+ * again. Token ids are refused (batches.ts). `usageMetadata.promptTokenCount` is the count
+ * where the answer has one; without it the count is estimated.
+ */
+import { AdapterParseError, type EmbeddingsTranslator, type UpstreamHttpRequest } from '../adapter.ts';
+import {
+  checkCount,
+  checkDimensions,
+  chunks,
+  estimateTokens,
+  numberVector,
+  replyObject,
+  textInputs,
+} from '../embeddings/batches.ts';
+import { isJsonObject } from '../json.ts';
+import type { EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
+
+export const GEMINI_MAX_INPUTS = 100;
+
+function buildRequests(request: EmbeddingsRequest, target: EmbeddingsTarget): UpstreamHttpRequest[] {
+  checkDimensions(request);
+  const texts = textInputs(request, 'Gemini');
+  const model = `models/${target.upstreamModel}`;
+  const size = request.dimensions === undefined ? {} : { outputDimensionality: request.dimensions };
+  const url = `${target.endpoint.baseUrl}/models/${encodeURIComponent(target.upstreamModel)}:batchEmbedContents`;
+  return chunks(texts, GEMINI_MAX_INPUTS).map((run) => ({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      requests: run.map((text) => ({ model, content: { parts: [{ text }] }, ...size })),
+    }),
+  }));
+}
+
+export const geminiEmbeddings: EmbeddingsTranslator = {
+  maxInputsPerCall: () => GEMINI_MAX_INPUTS,
+  buildRequests,
+  parseResponses(replies, request) {
+    const vectors: number[][] = [];
+    let tokens = 0;
+    let counted = true;
+    for (const reply of replies) {
+      const body = replyObject(reply, 'batchEmbedContents');
+      if (!Array.isArray(body.embeddings)) throw new AdapterParseError('The answer has no embeddings.');
+      body.embeddings.forEach((item: unknown, index) => {
+        const values = isJsonObject(item) ? item.values : undefined;
+        vectors.push(numberVector(values, `embeddings[${index}].values`));
+      });
+      const count = isJsonObject(body.usageMetadata) ? body.usageMetadata.promptTokenCount : undefined;
+      if (typeof count === 'number') tokens += count;
+      else counted = false;
+    }
+    checkCount(vectors, request);
+    if (!counted) return { vectors, usage: { inputTokens: estimateTokens(request.inputs), estimated: true } };
+    return { vectors, usage: { inputTokens: tokens, estimated: false } };
+  },
+};

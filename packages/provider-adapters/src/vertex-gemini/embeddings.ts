@@ -1,0 +1,84 @@
+/**
+ * Vertex AI's text embeddings: `publishers/google/models/{model}:predict` with one instance per
+ * text. gemini-embedding-001 takes one instance a call (Google's documented limit), the older
+ * text-embedding models 250. `autoTruncate: false` makes an over-long text an error, as OpenAI's
+ * API answers it, rather than a vector of its first 2048 tokens. Each prediction carries its
+ * token count (`statistics.token_count`).
+ */
+import { AdapterParseError, type EmbeddingsTranslator, type UpstreamHttpRequest } from '../adapter.ts';
+import {
+  checkCount,
+  checkDimensions,
+  chunks,
+  estimateTokens,
+  numberVector,
+  replyObject,
+  textInputs,
+} from '../embeddings/batches.ts';
+import { isJsonObject } from '../json.ts';
+import type { EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
+
+/** Models taking a single instance per predict call; the others take VERTEX_MAX_INPUTS. */
+const SINGLE_INSTANCE = /^gemini-embedding/;
+export const VERTEX_MAX_INPUTS = 250;
+
+function maxInputsPerCall(upstreamModel: string): number {
+  return SINGLE_INSTANCE.test(upstreamModel) ? 1 : VERTEX_MAX_INPUTS;
+}
+
+function predictUrl(target: EmbeddingsTarget): string {
+  const { baseUrl, project, region } = target.endpoint;
+  // A configuration mistake, not the client's: it must surface as the gateway's own error.
+  if (!project || !region) throw new Error('A vertex-gemini endpoint needs a project and a region.');
+  const model = encodeURIComponent(target.upstreamModel);
+  const location = `projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}`;
+  return `${baseUrl}/${location}/publishers/google/models/${model}:predict`;
+}
+
+function buildRequests(request: EmbeddingsRequest, target: EmbeddingsTarget): UpstreamHttpRequest[] {
+  checkDimensions(request);
+  const texts = textInputs(request, 'Vertex AI');
+  const url = predictUrl(target);
+  const parameters = {
+    autoTruncate: false,
+    ...(request.dimensions === undefined ? {} : { outputDimensionality: request.dimensions }),
+  };
+  return chunks(texts, maxInputsPerCall(target.upstreamModel)).map((run) => ({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ instances: run.map((content) => ({ content })), parameters }),
+  }));
+}
+
+function prediction(item: unknown, index: number): { vector: number[]; tokens: number | undefined } {
+  const embeddings = isJsonObject(item) ? item.embeddings : undefined;
+  if (!isJsonObject(embeddings)) throw new AdapterParseError(`predictions[${index}] has no embeddings.`);
+  const statistics = isJsonObject(embeddings.statistics) ? embeddings.statistics : {};
+  const tokens = typeof statistics.token_count === 'number' ? statistics.token_count : undefined;
+  return { vector: numberVector(embeddings.values, `predictions[${index}].embeddings.values`), tokens };
+}
+
+export const vertexGeminiEmbeddings: EmbeddingsTranslator = {
+  maxInputsPerCall,
+  buildRequests,
+  parseResponses(replies, request) {
+    const vectors: number[][] = [];
+    let tokens = 0;
+    let counted = true;
+    for (const reply of replies) {
+      const body = replyObject(reply, 'predict');
+      if (!Array.isArray(body.predictions))
+        throw new AdapterParseError('The predict answer has no predictions.');
+      body.predictions.forEach((item: unknown, index) => {
+        const answer = prediction(item, index);
+        vectors.push(answer.vector);
+        if (answer.tokens === undefined) counted = false;
+        else tokens += answer.tokens;
+      });
+    }
+    checkCount(vectors, request);
+    if (!counted) return { vectors, usage: { inputTokens: estimateTokens(request.inputs), estimated: true } };
+    return { vectors, usage: { inputTokens: tokens, estimated: false } };
+  },
+};
