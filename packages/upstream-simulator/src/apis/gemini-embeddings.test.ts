@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { GoogleGenAI, type GoogleGenAIOptions } from '@google/genai';
 import { OAuth2Client } from 'google-auth-library';
-import { importPKCS8, SignJWT } from 'jose';
 import { type Simulator, startSimulator } from '../server.ts';
+import { googleAccessToken } from '../testing.ts';
 
 /** The simulated Gemini and Vertex embeddings, driven by @google/genai (models.embedContent). */
 let sim: Simulator;
@@ -94,23 +94,7 @@ describe('simulated Gemini API embeddings (driven by @google/genai)', () => {
   });
 });
 
-async function accessToken(): Promise<string> {
-  const account = sim.credentials.googleServiceAccount;
-  const now = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({ scope: 'https://www.googleapis.com/auth/cloud-platform' })
-    .setProtectedHeader({ alg: 'RS256', kid: account.private_key_id })
-    .setIssuer(account.client_email)
-    .setAudience(`${sim.url}/google/token`)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .sign(await importPKCS8(account.private_key, 'RS256'));
-  const response = await fetch(`${sim.url}/google/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+const accessToken = () => googleAccessToken(sim);
 
 type SdkAuthClient = NonNullable<GoogleGenAIOptions['googleAuthOptions']>['authClient'];
 
