@@ -15,10 +15,10 @@ import {
   checkCount,
   checkDimensions,
   chunks,
-  estimateTokens,
   numberVector,
   replyObject,
   textInputs,
+  usageOf,
 } from '../embeddings/batches.ts';
 import { isJsonObject } from '../json.ts';
 import type { EmbeddingsReply, EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
@@ -94,17 +94,15 @@ export const bedrockEmbeddings: EmbeddingsTranslator = {
   maxInputsPerCall,
   buildRequests,
   parseResponses(replies, request) {
-    const vectors: number[][] = [];
-    let tokens = 0;
-    let counted = true;
-    for (const reply of replies) {
-      const answer = answerOf(reply);
-      vectors.push(...answer.vectors);
-      if (answer.tokens === undefined) counted = false;
-      else tokens += answer.tokens;
-    }
+    const answers = replies.map(answerOf);
+    const vectors = answers.flatMap((answer) => answer.vectors);
     checkCount(vectors, request);
-    if (!counted) return { vectors, usage: { inputTokens: estimateTokens(request.inputs), estimated: true } };
-    return { vectors, usage: { inputTokens: tokens, estimated: false } };
+    return {
+      vectors,
+      usage: usageOf(
+        answers.map((answer) => answer.tokens),
+        request,
+      ),
+    };
   },
 };

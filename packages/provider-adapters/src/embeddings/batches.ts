@@ -1,7 +1,12 @@
 /** What every embeddings translator shares: splitting a batch, text-only inputs, estimates. */
 import { AdapterParseError, AdapterRequestError } from '../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson } from '../json.ts';
-import type { EmbeddingInput, EmbeddingsReply, EmbeddingsRequest } from '../model/embeddings.ts';
+import type {
+  EmbeddingInput,
+  EmbeddingsReply,
+  EmbeddingsRequest,
+  EmbeddingsUsage,
+} from '../model/embeddings.ts';
 
 /** `items` in runs of at most `size`, order kept. */
 export function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -59,4 +64,17 @@ export function checkDimensions(request: EmbeddingsRequest): void {
   const { dimensions } = request;
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1))
     throw new AdapterRequestError('dimensions must be a positive integer.');
+}
+
+/** The counts the upstream reported, summed; estimated for the whole request if one is missing. */
+export function usageOf(
+  counts: readonly (number | undefined)[],
+  request: EmbeddingsRequest,
+): EmbeddingsUsage {
+  let tokens = 0;
+  for (const count of counts) {
+    if (count === undefined) return { inputTokens: estimateTokens(request.inputs), estimated: true };
+    tokens += count;
+  }
+  return { inputTokens: tokens, estimated: false };
 }

@@ -9,10 +9,10 @@ import {
   checkCount,
   checkDimensions,
   chunks,
-  estimateTokens,
   numberVector,
   replyObject,
   textInputs,
+  usageOf,
 } from '../embeddings/batches.ts';
 import { isJsonObject } from '../json.ts';
 import type { EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
@@ -40,8 +40,7 @@ export const geminiEmbeddings: EmbeddingsTranslator = {
   buildRequests,
   parseResponses(replies, request) {
     const vectors: number[][] = [];
-    let tokens = 0;
-    let counted = true;
+    const counts: (number | undefined)[] = [];
     for (const reply of replies) {
       const body = replyObject(reply, 'batchEmbedContents');
       if (!Array.isArray(body.embeddings)) throw new AdapterParseError('The answer has no embeddings.');
@@ -50,11 +49,9 @@ export const geminiEmbeddings: EmbeddingsTranslator = {
         vectors.push(numberVector(values, `embeddings[${index}].values`));
       });
       const count = isJsonObject(body.usageMetadata) ? body.usageMetadata.promptTokenCount : undefined;
-      if (typeof count === 'number') tokens += count;
-      else counted = false;
+      counts.push(typeof count === 'number' ? count : undefined);
     }
     checkCount(vectors, request);
-    if (!counted) return { vectors, usage: { inputTokens: estimateTokens(request.inputs), estimated: true } };
-    return { vectors, usage: { inputTokens: tokens, estimated: false } };
+    return { vectors, usage: usageOf(counts, request) };
   },
 };

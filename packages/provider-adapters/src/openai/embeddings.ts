@@ -9,9 +9,9 @@ import {
   checkCount,
   checkDimensions,
   chunks,
-  estimateTokens,
   numberVector,
   replyObject,
+  usageOf,
 } from '../embeddings/batches.ts';
 import { decodeFloat32Base64 } from '../embeddings/openai-encoding.ts';
 import { isJsonObject } from '../json.ts';
@@ -66,21 +66,17 @@ export function openAIEmbeddings(route: EmbeddingsRoute): EmbeddingsTranslator {
     },
     parseResponses(replies, request) {
       const vectors: number[][] = [];
-      let tokens = 0;
-      let counted = true;
+      const counts: (number | undefined)[] = [];
       for (const reply of replies) {
         const body = replyObject(reply, 'embeddings');
         if (!Array.isArray(body.data)) throw new AdapterParseError('The embeddings answer has no data.');
         const items = body.data.map(vectorOf).sort((a, b) => a.index - b.index);
         for (const item of items) vectors.push(item.vector);
         const usage = isJsonObject(body.usage) ? body.usage.prompt_tokens : undefined;
-        if (typeof usage === 'number') tokens += usage;
-        else counted = false;
+        counts.push(typeof usage === 'number' ? usage : undefined);
       }
       checkCount(vectors, request);
-      if (!counted)
-        return { vectors, usage: { inputTokens: estimateTokens(request.inputs), estimated: true } };
-      return { vectors, usage: { inputTokens: tokens, estimated: false } };
+      return { vectors, usage: usageOf(counts, request) };
     },
   };
 }

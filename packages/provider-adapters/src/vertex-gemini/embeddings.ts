@@ -10,10 +10,10 @@ import {
   checkCount,
   checkDimensions,
   chunks,
-  estimateTokens,
   numberVector,
   replyObject,
   textInputs,
+  usageOf,
 } from '../embeddings/batches.ts';
 import { isJsonObject } from '../json.ts';
 import type { EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
@@ -64,8 +64,7 @@ export const vertexGeminiEmbeddings: EmbeddingsTranslator = {
   buildRequests,
   parseResponses(replies, request) {
     const vectors: number[][] = [];
-    let tokens = 0;
-    let counted = true;
+    const counts: (number | undefined)[] = [];
     for (const reply of replies) {
       const body = replyObject(reply, 'predict');
       if (!Array.isArray(body.predictions))
@@ -73,12 +72,10 @@ export const vertexGeminiEmbeddings: EmbeddingsTranslator = {
       body.predictions.forEach((item: unknown, index) => {
         const answer = prediction(item, index);
         vectors.push(answer.vector);
-        if (answer.tokens === undefined) counted = false;
-        else tokens += answer.tokens;
+        counts.push(answer.tokens);
       });
     }
     checkCount(vectors, request);
-    if (!counted) return { vectors, usage: { inputTokens: estimateTokens(request.inputs), estimated: true } };
-    return { vectors, usage: { inputTokens: tokens, estimated: false } };
+    return { vectors, usage: usageOf(counts, request) };
   },
 };
