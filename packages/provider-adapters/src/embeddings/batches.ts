@@ -16,6 +16,42 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
+ * The most tokens an input can be, without the upstream's tokenizer: a text is at most one token
+ * per UTF-8 byte (every tokenizer's pieces are at least a byte), plus two for the special tokens
+ * a model may add; token ids are themselves.
+ */
+export function tokenBound(input: EmbeddingInput): number {
+  return typeof input === 'string' ? Buffer.byteLength(input, 'utf8') + 2 : input.length;
+}
+
+/**
+ * `items` in runs of at most `size` whose token bounds add up to at most `maxTokens`, so an
+ * upstream's limit on a request's tokens is never hit by the batching; an input over the bound
+ * alone goes alone (the upstream judges it). Order kept.
+ */
+export function boundedChunks<T extends EmbeddingInput>(
+  items: readonly T[],
+  size: number,
+  maxTokens: number,
+): T[][] {
+  const runs: T[][] = [];
+  let run: T[] = [];
+  let tokens = 0;
+  for (const item of items) {
+    const bound = tokenBound(item);
+    if (run.length > 0 && (run.length === size || tokens + bound > maxTokens)) {
+      runs.push(run);
+      run = [];
+      tokens = 0;
+    }
+    run.push(item);
+    tokens += bound;
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/**
  * The inputs as texts. Token ids belong to one tokenizer (OpenAI's, for the models that take
  * them); no other provider can read them, and decoding them with OpenAI's tokenizer would embed
  * a text the client never meant for that model, so they are refused.

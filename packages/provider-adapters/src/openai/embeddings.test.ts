@@ -126,3 +126,18 @@ test('answers out of index order are put back in order; a missing usage is estim
   assert.deepEqual(result.vectors, [[1], [2]]);
   assert.deepEqual(result.usage, { inputTokens: 2, estimated: true });
 });
+
+test('a batch over 300,000 tokens at most (a byte a token) is split before OpenAI refuses it', () => {
+  const translator = openAIAdapter.embeddings;
+  assert.ok(translator);
+  const texts = Array.from({ length: 100 }, (_, index) => `${index}`.padEnd(4000, '.'));
+  const target = {
+    upstreamModel: 'text-embedding-3-small',
+    endpoint: { baseUrl: 'https://api.openai.com/v1' },
+  };
+  const calls = translator.buildRequests({ inputs: texts, encoding: 'float' }, target);
+  const sizes = calls.map((call) => (JSON.parse(call.body) as Body).input.length);
+  // 4,002 a text at most: 74 texts fit in 300,000.
+  assert.deepEqual(sizes, [74, 26]);
+  assert.deepEqual(calls.flatMap(textsOf), texts);
+});

@@ -8,7 +8,7 @@ import { AdapterParseError, type EmbeddingsTranslator, type UpstreamHttpRequest 
 import {
   checkCount,
   checkDimensions,
-  chunks,
+  boundedChunks,
   numberVector,
   replyObject,
   usageOf,
@@ -18,6 +18,8 @@ import { isJsonObject } from '../json.ts';
 import type { EmbeddingInput, EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
 
 export const OPENAI_MAX_INPUTS = 2048;
+/** OpenAI refuses a request whose inputs add up to more tokens than this. */
+export const OPENAI_MAX_REQUEST_TOKENS = 300_000;
 
 /** Where a call goes and which `model` it names (Azure: the deployment). */
 export interface EmbeddingsRoute {
@@ -25,7 +27,7 @@ export interface EmbeddingsRoute {
   model(target: EmbeddingsTarget): string;
 }
 
-/** Consecutive inputs of one kind (texts, or token arrays), each run at most `size` long. */
+/** Consecutive inputs of one kind (texts, or token arrays), within OpenAI's per-request limits. */
 function runs(inputs: readonly EmbeddingInput[], size: number): EmbeddingInput[][] {
   const byKind: EmbeddingInput[][] = [];
   for (const input of inputs) {
@@ -33,7 +35,7 @@ function runs(inputs: readonly EmbeddingInput[], size: number): EmbeddingInput[]
     if (last !== undefined && typeof last[0] === typeof input) last.push(input);
     else byKind.push([input]);
   }
-  return byKind.flatMap((run) => chunks(run, size));
+  return byKind.flatMap((run) => boundedChunks(run, size, OPENAI_MAX_REQUEST_TOKENS));
 }
 
 function vectorOf(item: unknown, index: number): { index: number; vector: number[] } {

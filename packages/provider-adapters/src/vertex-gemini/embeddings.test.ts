@@ -77,3 +77,18 @@ test('Vertex: predict under the project and location, no silent truncation, dime
     parameters: { autoTruncate: false, outputDimensionality: 768 },
   });
 });
+
+test('Vertex text-embedding-005: no call over 20,000 tokens at most (a byte a token)', () => {
+  const translator = vertexGeminiAdapter.embeddings;
+  assert.ok(translator);
+  const texts = Array.from({ length: 10 }, (_, index) => `${index}`.padEnd(4000, '.'));
+  const calls = translator.buildRequests(
+    { inputs: texts, encoding: 'float' },
+    { upstreamModel: 'text-embedding-005', endpoint },
+  );
+  assert.deepEqual(
+    calls.map((call) => textsOf(call).length),
+    [4, 4, 2],
+  );
+  assert.deepEqual(calls.flatMap(textsOf), texts);
+});

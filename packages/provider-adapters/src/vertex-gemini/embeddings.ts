@@ -9,7 +9,7 @@ import { AdapterParseError, type EmbeddingsTranslator, type UpstreamHttpRequest 
 import {
   checkCount,
   checkDimensions,
-  chunks,
+  boundedChunks,
   numberVector,
   replyObject,
   textInputs,
@@ -21,6 +21,8 @@ import type { EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts
 /** Models taking a single instance per predict call; the others take VERTEX_MAX_INPUTS. */
 const SINGLE_INSTANCE = /^gemini-embedding/;
 export const VERTEX_MAX_INPUTS = 250;
+/** The text-embedding models refuse a request of more tokens than this in all. */
+export const VERTEX_MAX_REQUEST_TOKENS = 20_000;
 
 function maxInputsPerCall(upstreamModel: string): number {
   return SINGLE_INSTANCE.test(upstreamModel) ? 1 : VERTEX_MAX_INPUTS;
@@ -43,7 +45,8 @@ function buildRequests(request: EmbeddingsRequest, target: EmbeddingsTarget): Up
     autoTruncate: false,
     ...(request.dimensions === undefined ? {} : { outputDimensionality: request.dimensions }),
   };
-  return chunks(texts, maxInputsPerCall(target.upstreamModel)).map((run) => ({
+  const runs = boundedChunks(texts, maxInputsPerCall(target.upstreamModel), VERTEX_MAX_REQUEST_TOKENS);
+  return runs.map((run) => ({
     method: 'POST',
     url,
     headers: { 'content-type': 'application/json' },
