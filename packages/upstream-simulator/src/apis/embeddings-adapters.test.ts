@@ -10,6 +10,7 @@ import {
 import { geminiAdapter } from '@app/provider-adapters/gemini/index.ts';
 import type { EmbeddingsRequest, EmbeddingsTarget } from '@app/provider-adapters/model/embeddings.ts';
 import { openAIAdapter } from '@app/provider-adapters/openai/index.ts';
+import { openAICompatibleAdapter } from '@app/provider-adapters/openai-compatible/index.ts';
 import { vertexGeminiAdapter } from '@app/provider-adapters/vertex-gemini/index.ts';
 import { embeddingOf, textTokens } from '../embeddings.ts';
 import { type Simulator, startSimulator } from '../server.ts';
@@ -54,6 +55,15 @@ const CASES: Record<string, Case> = {
     inputs: 3,
     calls: 1,
     dimensions: 64,
+    full: 1536,
+    float32: true,
+  },
+  'OpenAI-compatible server (any model, no key)': {
+    adapter: openAICompatibleAdapter,
+    target: () => ({ upstreamModel: 'local-embedder', endpoint: { baseUrl: sim.baseUrl } }),
+    credentials: async () => ({}),
+    inputs: 2,
+    calls: 1,
     full: 1536,
     float32: true,
   },

@@ -183,6 +183,19 @@ describe('simulated Azure OpenAI embeddings (driven by AzureOpenAI)', () => {
     assert.equal(answer.model, 'text-embedding-3-small');
   });
 
+  test('api-key and Authorization together are refused, as for chat', async () => {
+    const response = await fetch(`${sim.url}/azure/openai/v1/embeddings`, {
+      method: 'POST',
+      headers: {
+        'api-key': sim.credentials.azureKey,
+        authorization: 'Bearer x',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ model: 'text-embedding-3-small', input: 'x' }),
+    });
+    assert.equal(response.status, 400);
+  });
+
   test('a deployment that does not exist is Azure’s 404', async () => {
     const failed = await status(azure('nope').embeddings.create({ model: 'x', input: 'one' }));
     assert.equal(failed.status, 404);

@@ -178,7 +178,10 @@ export const azureEmbeddingsApi: SimApi = {
   matches: (method, path) =>
     method === 'POST' && (path === '/azure/openai/v1/embeddings' || CLASSIC.test(path)),
   async handle(context, exchange) {
-    if (exchange.req.headers['api-key'] !== context.credentials.azureKey) {
+    const key = exchange.req.headers['api-key'];
+    if (key !== undefined && exchange.req.headers.authorization !== undefined)
+      return invalid(exchange, 400, 'Send either api-key or Authorization, not both.', 'invalid_request');
+    if (key !== context.credentials.azureKey) {
       const message = 'Access denied due to invalid subscription key or wrong API endpoint.';
       return sendJson(exchange.res, 401, JSON.stringify({ error: { code: '401', message } }));
     }
