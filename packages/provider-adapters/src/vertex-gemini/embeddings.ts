@@ -17,6 +17,7 @@ import {
 } from '../embeddings/batches.ts';
 import { isJsonObject } from '../json.ts';
 import type { EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
+import { vertexModelUrl } from './model-url.ts';
 
 /** Models taking a single instance per predict call; the others take VERTEX_MAX_INPUTS. */
 const SINGLE_INSTANCE = /^gemini-embedding/;
@@ -28,19 +29,10 @@ function maxInputsPerCall(upstreamModel: string): number {
   return SINGLE_INSTANCE.test(upstreamModel) ? 1 : VERTEX_MAX_INPUTS;
 }
 
-function predictUrl(target: EmbeddingsTarget): string {
-  const { baseUrl, project, region } = target.endpoint;
-  // A configuration mistake, not the client's: it must surface as the gateway's own error.
-  if (!project || !region) throw new Error('A vertex-gemini endpoint needs a project and a region.');
-  const model = encodeURIComponent(target.upstreamModel);
-  const location = `projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}`;
-  return `${baseUrl}/${location}/publishers/google/models/${model}:predict`;
-}
-
 function buildRequests(request: EmbeddingsRequest, target: EmbeddingsTarget): UpstreamHttpRequest[] {
   checkDimensions(request);
   const texts = textInputs(request, 'Vertex AI');
-  const url = predictUrl(target);
+  const url = `${vertexModelUrl(target.endpoint, target.upstreamModel)}:predict`;
   const parameters = {
     autoTruncate: false,
     ...(request.dimensions === undefined ? {} : { outputDimensionality: request.dimensions }),
