@@ -118,8 +118,9 @@ export function runEmbeddingsConformance(adapter: ProviderAdapter, fixtures: Emb
       );
     });
 
-    test('a bad dimensions value is refused before anything is sent', () => {
+    test('an empty batch or a bad dimensions value is refused before anything is sent', () => {
       assert.ok(translator);
+      assert.throws(() => translator.buildRequests(request([]), target), /at least one/);
       assert.throws(
         () => translator.buildRequests(request(['x'], { dimensions: 0 }), target),
         AdapterRequestError,

@@ -95,8 +95,9 @@ export function checkCount(vectors: readonly unknown[], request: EmbeddingsReque
     );
 }
 
-/** `dimensions` is a positive integer, or absent. */
+/** At least one input, and `dimensions` a positive integer or absent. */
 export function checkDimensions(request: EmbeddingsRequest): void {
+  if (request.inputs.length === 0) throw new AdapterRequestError('input must hold at least one item.');
   const { dimensions } = request;
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1))
     throw new AdapterRequestError('dimensions must be a positive integer.');
