@@ -13,7 +13,7 @@ import {
 } from '../adapter.ts';
 import {
   checkCount,
-  checkDimensions,
+  checkRequest,
   chunks,
   numberVector,
   replyObject,
@@ -57,7 +57,7 @@ function cohereBody(texts: readonly string[], dimensions: number | undefined): s
 }
 
 function buildRequests(request: EmbeddingsRequest, target: EmbeddingsTarget): UpstreamHttpRequest[] {
-  checkDimensions(request);
+  checkRequest(request);
   const family = familyOf(target.upstreamModel);
   const texts = textInputs(request, 'this Bedrock model');
   const url = `${target.endpoint.baseUrl}/model/${encodeURIComponent(target.upstreamModel)}/invoke`;

@@ -96,7 +96,7 @@ export function checkCount(vectors: readonly unknown[], request: EmbeddingsReque
 }
 
 /** At least one input, and `dimensions` a positive integer or absent. */
-export function checkDimensions(request: EmbeddingsRequest): void {
+export function checkRequest(request: EmbeddingsRequest): void {
   if (request.inputs.length === 0) throw new AdapterRequestError('input must hold at least one item.');
   const { dimensions } = request;
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1))

@@ -7,7 +7,7 @@
 import { AdapterParseError, type EmbeddingsTranslator, type UpstreamHttpRequest } from '../adapter.ts';
 import {
   checkCount,
-  checkDimensions,
+  checkRequest,
   chunks,
   numberVector,
   replyObject,
@@ -20,7 +20,7 @@ import type { EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts
 export const GEMINI_MAX_INPUTS = 100;
 
 function buildRequests(request: EmbeddingsRequest, target: EmbeddingsTarget): UpstreamHttpRequest[] {
-  checkDimensions(request);
+  checkRequest(request);
   const texts = textInputs(request, 'Gemini');
   const model = `models/${target.upstreamModel}`;
   const size = request.dimensions === undefined ? {} : { outputDimensionality: request.dimensions };

@@ -7,7 +7,7 @@
 import { AdapterParseError, type EmbeddingsTranslator, type UpstreamHttpRequest } from '../adapter.ts';
 import {
   checkCount,
-  checkDimensions,
+  checkRequest,
   boundedChunks,
   numberVector,
   replyObject,
@@ -53,7 +53,7 @@ export function openAIEmbeddings(route: EmbeddingsRoute): EmbeddingsTranslator {
   return {
     maxInputsPerCall: () => OPENAI_MAX_INPUTS,
     buildRequests(request: EmbeddingsRequest, target: EmbeddingsTarget): UpstreamHttpRequest[] {
-      checkDimensions(request);
+      checkRequest(request);
       const model = route.model(target);
       const extra = {
         ...(request.dimensions === undefined ? {} : { dimensions: request.dimensions }),

@@ -8,7 +8,7 @@
 import { AdapterParseError, type EmbeddingsTranslator, type UpstreamHttpRequest } from '../adapter.ts';
 import {
   checkCount,
-  checkDimensions,
+  checkRequest,
   boundedChunks,
   numberVector,
   replyObject,
@@ -30,7 +30,7 @@ function maxInputsPerCall(upstreamModel: string): number {
 }
 
 function buildRequests(request: EmbeddingsRequest, target: EmbeddingsTarget): UpstreamHttpRequest[] {
-  checkDimensions(request);
+  checkRequest(request);
   const texts = textInputs(request, 'Vertex AI');
   const url = `${vertexModelUrl(target.endpoint, target.upstreamModel)}:predict`;
   const parameters = {
