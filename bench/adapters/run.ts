@@ -27,6 +27,7 @@ import {
 } from '../../packages/provider-adapters/src/index.ts';
 import { canonicalBuildInput } from '../../packages/provider-adapters/src/conformance/canonical.ts';
 import { openAIConformanceFixtures } from '../../packages/provider-adapters/src/openai/fixtures.ts';
+import { embeddingsFigures } from './embeddings.ts';
 import { eventStreamCodecCosts } from './event-stream-codec.ts';
 import { type Figure, Rounds } from './rounds.ts';
 import { FIXTURES, streamChunks } from './stream-chunks.ts';
@@ -154,6 +155,7 @@ const rows = (Object.entries(ADAPTERS) as Array<[AdapterId, ProviderAdapter]>).m
   adapterFigures(id, adapter),
 );
 const codec = eventStreamCodecCosts((work) => bench.add(work));
+const embeddings = await embeddingsFigures((work) => bench.add(work));
 bench.run();
 
 console.log(`baseline: JSON.parse + JSON.stringify of a completion: ${us(baseline())}`);
@@ -171,3 +173,30 @@ console.log(
     : `\nFAIL: ${failed.join(', ')} over a target`,
 );
 console.log(`\n${codec().join('\n')}`);
+printEmbeddings();
+
+/** Embeddings: a 16-text batch, built and parsed per adapter; the parse against JSON.parse of the answers. */
+function printEmbeddings(): void {
+  const header = [
+    'embeddings adapter (16 texts)',
+    'upstream calls',
+    'build',
+    'parse',
+    'JSON.parse of the answers',
+    'parse ratio',
+    'build + parse per text',
+  ];
+  console.log(`\n| ${header.join(' | ')} |`);
+  console.log(`|${'---|'.repeat(header.length)}`);
+  for (const row of embeddings.rows) {
+    const ratio = row.parse() / row.baseline();
+    const perText = (row.build() + row.parse()) / 16;
+    console.log(
+      `| ${[row.label, row.calls, us(row.build()), us(row.parse()), us(row.baseline()), `${ratio.toFixed(2)}x`, us(perText)].join(' | ')} |`,
+    );
+  }
+  const { encode } = embeddings;
+  console.log(
+    `\nOpenAI answer of 16 x 1024: float ${us(encode.float())} (${(encode.float() / encode.baseline()).toFixed(2)}x JSON.stringify of the vectors, ${us(encode.baseline())}), base64 ${us(encode.base64())} (${(encode.base64() / encode.baseline()).toFixed(2)}x)`,
+  );
+}

@@ -4,6 +4,12 @@
  * circuit breaking and charging live in the gateway, each in one place.
  */
 import type { EffortExpression, EndpointParams, OfferProfile, Tier } from './model/profile.ts';
+import type {
+  EmbeddingsReply,
+  EmbeddingsRequest,
+  EmbeddingsResult,
+  EmbeddingsTarget,
+} from './model/embeddings.ts';
 import type { ModelRequest, SourceBody, WireApi } from './model/request.ts';
 import type { ParsedResponse, StreamEvent, UpstreamFailure } from './model/response.ts';
 
@@ -107,6 +113,20 @@ export interface DeploymentLister {
   errorCode(body: string): string | undefined;
 }
 
+/**
+ * An upstream's embeddings API. A batch larger than one upstream call takes is split into
+ * several calls, sent in any order or at once; `parseResponses` puts the vectors back in input
+ * order. Failures are the adapter's `mapError`'s.
+ */
+export interface EmbeddingsTranslator {
+  /** The most inputs one upstream call of this model takes. */
+  maxInputsPerCall(upstreamModel: string): number;
+  /** Throws AdapterRequestError when the request cannot be expressed for this upstream. */
+  buildRequests(request: EmbeddingsRequest, target: EmbeddingsTarget): UpstreamHttpRequest[];
+  /** The 2xx answers to `buildRequests`'s requests, in their order; throws AdapterParseError. */
+  parseResponses(replies: readonly EmbeddingsReply[], request: EmbeddingsRequest): EmbeddingsResult;
+}
+
 export interface ProviderAdapter {
   readonly id: AdapterId;
   /** The API this upstream speaks when it is also a client API (same-API passthrough). */
@@ -121,6 +141,8 @@ export interface ProviderAdapter {
   readonly countTokens?: TokenCounter;
   /** Present where the model ids sent upstream are deployments the operator names. */
   readonly deployments?: DeploymentLister;
+  /** Present where the upstream serves embeddings. */
+  readonly embeddings?: EmbeddingsTranslator;
 }
 
 /** The upstream answered 2xx with something that is not a response of its API. */

@@ -8,6 +8,7 @@ export {
   type DeploymentLister,
   type DeploymentsLocation,
   type DeploymentsPage,
+  type EmbeddingsTranslator,
   type ProviderAdapter,
   type ResponseContext,
   type StreamTranslator,
@@ -19,6 +20,12 @@ export { isJsonObject, type JsonObject, parseJson } from './json.ts';
 export * from './model/index.ts';
 export { ADAPTERS, adapterFor, tokenCounterFor } from './registry.ts';
 export { safeUpstreamMessage, validRetryAfter } from './safe-message.ts';
+export {
+  decodeFloat32Base64,
+  encodeFloat32Base64,
+  encodeOpenAIEmbeddings,
+  type OpenAIEmbeddingsEnvelope,
+} from './embeddings/openai-encoding.ts';
 export { SseDecoder, type SseEvent } from './sse.ts';
 export * as openAIChat from './wire/openai-chat/index.ts';
 export * as anthropicMessages from './wire/anthropic-messages/index.ts';

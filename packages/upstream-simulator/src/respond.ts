@@ -97,7 +97,7 @@ export async function chat(state: SimState, exchange: SimExchange): Promise<void
   if (!res.destroyed) sendJson(res, 200, completionBody(reply, envelope));
 }
 
-function fail(res: ServerResponse, behaviour: Behaviour): void {
+export function fail(res: ServerResponse, behaviour: Behaviour): void {
   const status = behaviour.failStatus ?? 500;
   // Deliberately internal-looking, so tests can prove the gateway never passes it on.
   const message =

@@ -9,6 +9,8 @@
  * the deployment as `model` in both.
  */
 import type { BuildInput, ProviderAdapter, UpstreamHttpRequest } from '../adapter.ts';
+import type { EmbeddingsTarget } from '../model/embeddings.ts';
+import { openAIEmbeddings } from '../openai/embeddings.ts';
 import { openAIChatAdapter } from '../openai/index.ts';
 import { isStream, openAIBody, openAIHeaders } from '../openai/request.ts';
 import { withResponses } from '../openai/responses.ts';
@@ -38,10 +40,23 @@ function responsesUrl(input: BuildInput): string {
     : `${baseUrl}/responses?api-version=${encodeURIComponent(apiVersion)}`;
 }
 
+/** Embeddings at the same two kinds of path as chat: `/v1/embeddings`, or the deployment's. */
+function embeddingsUrl(target: EmbeddingsTarget): string {
+  const { baseUrl, apiVersion } = target.endpoint;
+  const deployment = azureDeployment(target.upstreamModel, target.endpoint);
+  return apiVersion === undefined
+    ? `${baseUrl}/v1/embeddings`
+    : `${baseUrl}/deployments/${encodeURIComponent(deployment)}/embeddings?api-version=${encodeURIComponent(apiVersion)}`;
+}
+
 export const azureOpenAIAdapter: ProviderAdapter = {
   ...withResponses(
     { ...openAIChatAdapter, id: 'azure-openai', buildRequest: buildAzureRequest },
     { url: responsesUrl, model: deploymentFor },
   ),
   deployments: azureDeployments,
+  embeddings: openAIEmbeddings({
+    url: embeddingsUrl,
+    model: (target) => azureDeployment(target.upstreamModel, target.endpoint),
+  }),
 };

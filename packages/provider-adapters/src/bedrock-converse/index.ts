@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../adapter.ts';
+import { bedrockEmbeddings } from './embeddings.ts';
 import { mapBedrockError } from './errors.ts';
 import { buildConverseRequest } from './request.ts';
 import { parseConverseResponse } from './response.ts';
@@ -16,4 +17,5 @@ export const bedrockConverseAdapter: ProviderAdapter = {
   parseResponse: (body) => parseConverseResponse(body),
   createStreamTranslator: () => createConverseStreamTranslator(),
   mapError: mapBedrockError,
+  embeddings: bedrockEmbeddings,
 };

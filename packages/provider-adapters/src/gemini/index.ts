@@ -5,6 +5,7 @@
  */
 import type { BuildInput, ProviderAdapter, UpstreamHttpRequest } from '../adapter.ts';
 import type { EndpointParams, OfferProfile } from '../model/profile.ts';
+import { geminiEmbeddings } from './embeddings.ts';
 import {
   createGeminiStreamTranslator,
   GEMINI_API,
@@ -46,6 +47,7 @@ export const geminiAdapter: ProviderAdapter = {
   parseResponse: parseGenerateContent,
   createStreamTranslator: createGeminiStreamTranslator,
   mapError: mapGeminiError,
+  embeddings: geminiEmbeddings,
 };
 
 /** The Developer API's own counter of a Gemini body (`:countTokens`), for Gemini clients. */

@@ -4,3 +4,4 @@ export type * from './request.ts';
 export type * from './response.ts';
 export * from './tool-call-id.ts';
 export * from './usage.ts';
+export type * from './embeddings.ts';

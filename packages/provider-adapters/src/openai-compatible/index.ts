@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../adapter.ts';
+import { openAIBaseEmbeddings } from '../openai/embeddings.ts';
 import { openAIChatAdapter } from '../openai/index.ts';
 
 /**
@@ -6,4 +7,8 @@ import { openAIChatAdapter } from '../openai/index.ts';
  * translation under its own id, so the catalog can say which upstream is which. Chat Completions
  * only (many have no `/responses`): Responses clients are translated to it.
  */
-export const openAICompatibleAdapter: ProviderAdapter = { ...openAIChatAdapter, id: 'openai-compatible' };
+export const openAICompatibleAdapter: ProviderAdapter = {
+  ...openAIChatAdapter,
+  id: 'openai-compatible',
+  embeddings: openAIBaseEmbeddings,
+};

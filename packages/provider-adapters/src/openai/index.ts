@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../adapter.ts';
+import { openAIBaseEmbeddings } from './embeddings.ts';
 import { mapOpenAIError } from './errors.ts';
 import { buildOpenAIRequest } from './request.ts';
 import { parseOpenAIResponse } from './response.ts';
@@ -19,7 +20,10 @@ export const openAIChatAdapter: ProviderAdapter = {
  * OpenAI (`https://api.openai.com/v1`; the signer adds the Bearer key): Chat Completions, and
  * `/responses` for Responses clients (same-API passthrough).
  */
-export const openAIAdapter: ProviderAdapter = withResponses(openAIChatAdapter, {
-  url: (input) => `${input.endpoint.baseUrl}/responses`,
-  model: (input) => input.offer.upstreamModel,
-});
+export const openAIAdapter: ProviderAdapter = {
+  ...withResponses(openAIChatAdapter, {
+    url: (input) => `${input.endpoint.baseUrl}/responses`,
+    model: (input) => input.offer.upstreamModel,
+  }),
+  embeddings: openAIBaseEmbeddings,
+};

@@ -11,6 +11,8 @@ import {
 } from '../adapter.ts';
 import { generateContentMethod, geminiAdapter } from '../gemini/index.ts';
 import type { EndpointParams, OfferProfile } from '../model/profile.ts';
+import { vertexGeminiEmbeddings } from './embeddings.ts';
+import { vertexModelUrl } from './model-url.ts';
 import { type GeminiDialect, generateContentCall, geminiTokenCounter } from '../wire/gemini/index.ts';
 
 /** Vertex reads Cloud Storage objects and public https URLs. */
@@ -19,20 +21,8 @@ const DIALECT: GeminiDialect = { fileUriSchemes: ['gs', 'https'], searchExcludeD
 const FLEX_LOCATION = 'global';
 
 /** The model's resource URL under the project and location, to which a method is appended. */
-function modelUrl(endpoint: EndpointParams, offer: OfferProfile): string {
-  const { project, region } = endpoint;
-  // A configuration mistake, not the client's: it must surface as the gateway's own error.
-  if (!project || !region) throw new Error('A vertex-gemini endpoint needs a project and a region.');
-  const path = [
-    'projects',
-    encodeURIComponent(project),
-    'locations',
-    encodeURIComponent(region),
-    'publishers/google/models',
-    encodeURIComponent(offer.upstreamModel),
-  ].join('/');
-  return `${endpoint.baseUrl}/${path}`;
-}
+const modelUrl = (endpoint: EndpointParams, offer: OfferProfile) =>
+  vertexModelUrl(endpoint, offer.upstreamModel);
 
 function buildRequest(input: BuildInput): UpstreamHttpRequest {
   const url = modelUrl(input.endpoint, input.offer);
@@ -54,6 +44,7 @@ export const vertexGeminiAdapter: ProviderAdapter = {
   ...geminiAdapter,
   id: 'vertex-gemini',
   buildRequest,
+  embeddings: vertexGeminiEmbeddings,
 };
 
 /** Vertex's own counter of a Gemini body (`:countTokens`), for Gemini clients. */

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sendJson } from '../respond.ts';
-import { OPENAI_EFFORTS } from './openai-models.ts';
+import { OPENAI_EFFORTS, OPENAI_EMBEDDING_MODELS } from './openai-models.ts';
 import type { SimApi, SimContext, SimExchange } from './types.ts';
 
 export const AZURE_IDENTITY_PATH = '/azure/identity/token';
@@ -44,7 +44,13 @@ export const DEFAULT_AZURE_RESOURCE = {
 
 export function azureResource(options: AzureResourceOptions = {}): AzureResource {
   const deployments =
-    options.deployments ?? Object.fromEntries(Object.keys(OPENAI_EFFORTS).map((model) => [model, model]));
+    options.deployments ??
+    Object.fromEntries(
+      [...Object.keys(OPENAI_EFFORTS), ...Object.keys(OPENAI_EMBEDDING_MODELS)].map((model) => [
+        model,
+        model,
+      ]),
+    );
   return {
     subscriptionId: options.subscriptionId ?? DEFAULT_AZURE_RESOURCE.subscriptionId,
     resourceGroup: options.resourceGroup ?? DEFAULT_AZURE_RESOURCE.resourceGroup,

@@ -28,7 +28,11 @@ const FAULT_TYPES: Readonly<Record<number, string>> = {
   503: 'ServiceUnavailableException',
 };
 
-function sendAwsError(res: ServerResponse, refusal: AwsRefusal, headers: Record<string, string> = {}): void {
+export function sendAwsError(
+  res: ServerResponse,
+  refusal: AwsRefusal,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, refusal.status, JSON.stringify({ message: refusal.message }), {
     'x-amzn-errortype': `${refusal.type}:${CORAL}`,
     'x-amzn-requestid': randomUUID(),
@@ -36,7 +40,7 @@ function sendAwsError(res: ServerResponse, refusal: AwsRefusal, headers: Record<
   });
 }
 
-function fail(res: ServerResponse, behaviour: Behaviour): void {
+export function fail(res: ServerResponse, behaviour: Behaviour): void {
   const status = behaviour.failStatus ?? 500;
   // Deliberately internal-looking, so tests can prove the gateway never passes it on.
   const message =

@@ -50,7 +50,7 @@ export function sendError(
 }
 
 /** A requested failure, in Google's envelope; a 429 says when to retry both ways Google does. */
-function failure(behaviour: Behaviour): { error: GoogleError; headers: Record<string, string> } {
+export function failure(behaviour: Behaviour): { error: GoogleError; headers: Record<string, string> } {
   const code = behaviour.failStatus ?? 500;
   // Deliberately internal-looking, so tests can prove the gateway never passes it on.
   const message =

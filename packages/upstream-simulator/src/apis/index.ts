@@ -7,6 +7,10 @@ import type { SimApi } from './types.ts';
 import { anthropicApi, vertexClaudeApi } from './anthropic.ts';
 import { anthropicCountTokensApi, vertexCountTokensApi } from './anthropic-count.ts';
 import { bedrockApi } from './bedrock.ts';
+import { bedrockInvokeApi } from './bedrock-invoke.ts';
+import { geminiEmbeddingsApi } from './gemini-embeddings.ts';
+import { azureEmbeddingsApi, openAIEmbeddingsApi } from './openai-embeddings.ts';
+import { vertexPredictApi } from './vertex-predict.ts';
 import { geminiApi, vertexGeminiApi } from './gemini.ts';
 import { geminiCountTokensApi, vertexGeminiCountTokensApi } from './gemini-count.ts';
 
@@ -27,4 +31,9 @@ export const SIM_APIS: readonly SimApi[] = [
   vertexGeminiApi,
   geminiCountTokensApi,
   vertexGeminiCountTokensApi,
+  openAIEmbeddingsApi,
+  azureEmbeddingsApi,
+  geminiEmbeddingsApi,
+  vertexPredictApi,
+  bedrockInvokeApi,
 ];

@@ -18,3 +18,13 @@ export const OPENAI_FLEX = new Set([
   'gpt-5.4-2026-03-05',
 ]);
 export const AZURE_FLEX = new Set(['gpt-5.6-sol']);
+
+/**
+ * OpenAI's embedding models: full dimensions, and whether `dimensions` may shorten them
+ * (text-embedding-3 and later only). providers.md, "Embeddings".
+ */
+export const OPENAI_EMBEDDING_MODELS: Readonly<Record<string, { dimensions: number; shortens: boolean }>> = {
+  'text-embedding-3-small': { dimensions: 1536, shortens: true },
+  'text-embedding-3-large': { dimensions: 3072, shortens: true },
+  'text-embedding-ada-002': { dimensions: 1536, shortens: false },
+};
