@@ -77,7 +77,19 @@ describe('a model request as spans (OTLP http/protobuf)', () => {
     const logs = new PassThrough();
     const lines: string[] = [];
     logs.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-    const { chat: app, receiver, close } = await tracedApp(t, {}, { logStream: logs });
+    const {
+      chat: app,
+      receiver,
+      close,
+    } = await tracedApp(
+      t,
+      {
+        headers: 'x-collector-key=k%201,x-other=2',
+        serviceName: 'gw-eu',
+        resourceAttributes: 'deployment.environment.name=staging,service.name=ignored',
+      },
+      { logStream: logs },
+    );
     const response = await chat(app, 'gpt-5.4@cloud_c');
     assert.equal(response.statusCode, 200, response.body);
     const health = await app.app.inject({ method: 'GET', url: '/healthz' });
@@ -95,7 +107,11 @@ describe('a model request as spans (OTLP http/protobuf)', () => {
     assert.equal(client.parentSpanId, server.spanId);
     assert.equal(server.name, 'chat gpt-5.4@cloud_c');
     assert.equal(client.name, 'chat gpt-5.4-2026-03-05');
-    assert.equal(server.resource['service.name'], 'gateway');
+    assert.equal(server.resource['service.name'], 'gw-eu', 'OTEL_SERVICE_NAME wins');
+    assert.equal(server.resource['deployment.environment.name'], 'staging');
+    assert.ok(
+      receiver.exports.every((e) => e.headers['x-collector-key'] === 'k 1' && e.headers['x-other'] === '2'),
+    );
 
     assert.ok(usage);
     assert.deepEqual(
@@ -236,6 +252,37 @@ describe('OTLP http/json, message content opt-in', () => {
     assert.equal(client?.attributes['error.type'], 'server');
     assert.equal(client?.attributes['gateway.status'], 502);
     assert.equal(client?.statusCode, ERROR);
+  });
+});
+
+describe('the Gemini door', () => {
+  test('generateContent is generate_content; countTokens is count_tokens', async (t) => {
+    const { chat: app, receiver, close } = await tracedApp(t, {});
+    const contents = [{ role: 'user', parts: [{ text: PROMPT }] }];
+    for (const method of ['generateContent', 'countTokens']) {
+      const response = await app.app.inject({
+        method: 'POST',
+        url: `/v1beta/models/gemini-2.5-flash@developer:${method}`,
+        headers: { 'x-goog-api-key': app.token },
+        payload: { contents },
+      });
+      assert.equal(response.statusCode, 200, response.body);
+    }
+    await close();
+    const servers = byKind(receiver.spans, SERVER);
+    assert.deepEqual(servers.map((span) => span.name).sort(), [
+      'count_tokens gemini-2.5-flash',
+      'generate_content gemini-2.5-flash',
+    ]);
+    const generate = servers.find((span) => span.name.startsWith('generate_content'));
+    const [client] = byKind(receiver.spans, CLIENT).filter((span) => span.parentSpanId === generate?.spanId);
+    assert.equal(client?.attributes['gen_ai.operation.name'], 'generate_content');
+    assert.equal(typeof client?.attributes['gen_ai.provider.name'], 'string');
+    assert.ok(
+      !JSON.stringify(receiver.spans, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)).includes(
+        'llama',
+      ),
+    );
   });
 });
 
