@@ -11,8 +11,8 @@
  * `--baseline`. The sink answers every export at once, so the export's own network time is not
  * in the figure; its serialisation and the batch processor's work are.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import {
@@ -36,18 +36,32 @@ const discard = new Writable({
   },
 });
 
-/** An OTLP/HTTP receiver that reads and acknowledges every export (counts bytes). */
-async function sink(): Promise<{ url: string; bytes: () => number; close: () => void }> {
-  let bytes = 0;
-  const server = createServer((request, response) => {
-    request.on('data', (chunk: Buffer) => (bytes += chunk.length));
-    request.on('end', () => response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+/**
+ * An OTLP/HTTP receiver that reads and acknowledges every export, counting bytes, in a child
+ * process: receiving is the collector's work, not the gateway's, and stays out of this
+ * process's CPU time.
+ */
+const SINK = `
+let bytes = 0;
+const server = require('node:http').createServer((request, response) => {
+  request.on('data', (chunk) => (bytes += chunk.length));
+  request.on('end', () => response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+process.on('message', () => process.send(bytes));
+`;
+
+async function sink(): Promise<{ url: string; bytes: () => Promise<number>; close: () => void }> {
+  const child = spawn(process.execPath, ['-e', SINK], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    bytes: () => bytes,
-    close: () => server.close(),
+    url: `http://127.0.0.1:${line.toString().trim()}`,
+    bytes: async () => {
+      child.send('bytes?');
+      const [count] = (await once(child, 'message')) as [number];
+      return count;
+    },
+    close: () => child.kill(),
   };
 }
 
@@ -108,6 +122,6 @@ try {
 } finally {
   await on.close();
   await off.close();
-  console.log(`exported ${(receiver.bytes() / 1024).toFixed(0)} KiB of OTLP protobuf`);
+  console.log(`exported ${((await receiver.bytes()) / 1024).toFixed(0)} KiB of OTLP protobuf`);
   receiver.close();
 }
