@@ -101,7 +101,7 @@ export function outputContent(payload: string): Attributes {
   } catch {
     return {};
   }
-  if (!isObject(answer) || 'error' in answer) return {};
+  if (!isObject(answer) || isObject(answer.error)) return {};
   const found = answerParts(answer).slice(0, MAX_MESSAGES);
   if (found.length === 0) return {};
   return { [ATTR_GEN_AI_OUTPUT_MESSAGES]: JSON.stringify([{ role: 'assistant', parts: found }]) };

@@ -255,6 +255,61 @@ describe('OTLP http/json, message content opt-in', () => {
   });
 });
 
+describe('message content of the other doors (opted in)', () => {
+  test('Messages and Responses: system, input and answer in the conventions’ form', async (t) => {
+    const { chat: app, receiver, close } = await tracedApp(t, { captureMessageContent: true });
+    const messages = await app.app.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: app.headers({ 'content-type': 'application/json' }),
+      payload: {
+        model: 'claude-sonnet@developer',
+        max_tokens: 100,
+        system: 'Answer in French.',
+        messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }] }],
+      },
+    });
+    assert.equal(messages.statusCode, 200, messages.body);
+    const responses = await app.app.inject({
+      method: 'POST',
+      url: '/v1/responses',
+      headers: app.headers({ 'content-type': 'application/json' }),
+      payload: { model: 'gpt-5.4@cloud_c', instructions: 'Be terse.', input: PROMPT },
+    });
+    assert.equal(responses.statusCode, 200, responses.body);
+    await close();
+    const servers = byKind(receiver.spans, SERVER);
+    const of = (route: string) => servers.find((span) => span.attributes['http.route'] === route)?.attributes;
+    const anthropic = of('/v1/messages');
+    const openai = of('/v1/responses');
+    const userTurn = [{ role: 'user', parts: [{ type: 'text', content: PROMPT }] }];
+    assert.deepEqual(JSON.parse(String(anthropic?.['gen_ai.input.messages'])), userTurn);
+    assert.deepEqual(JSON.parse(String(anthropic?.['gen_ai.system_instructions'])), [
+      { type: 'text', content: 'Answer in French.' },
+    ]);
+    const answerText = (messages.json() as { content: Array<{ type: string; text?: string }> }).content
+      .filter((block) => block.type === 'text')
+      .map((block) => ({ type: 'text', content: block.text }));
+    assert.deepEqual(JSON.parse(String(anthropic?.['gen_ai.output.messages'])), [
+      { role: 'assistant', parts: answerText },
+    ]);
+    assert.deepEqual(JSON.parse(String(openai?.['gen_ai.input.messages'])), userTurn);
+    assert.deepEqual(JSON.parse(String(openai?.['gen_ai.system_instructions'])), [
+      { type: 'text', content: 'Be terse.' },
+    ]);
+    const output = (
+      responses.json() as { output: Array<{ type: string; content?: Array<{ text?: string }> }> }
+    ).output
+      .filter((item) => item.type === 'message')
+      .flatMap((item) => item.content ?? [])
+      .map((part) => ({ type: 'text', content: part.text }));
+    assert.ok(output.length > 0);
+    assert.deepEqual(JSON.parse(String(openai?.['gen_ai.output.messages'])), [
+      { role: 'assistant', parts: output },
+    ]);
+  });
+});
+
 describe('the Gemini door', () => {
   test('generateContent is generate_content; countTokens is count_tokens', async (t) => {
     const { chat: app, receiver, close } = await tracedApp(t, {});
