@@ -86,7 +86,7 @@ class Tracing implements GatewayTracing {
         {
           operation,
           method: request.method,
-          route: request.routeOptions.url ?? request.url,
+          route: request.routeOptions.url ?? '',
           status: reply.statusCode,
           body: request.body,
           startMs: endMs - reply.elapsedTime,
