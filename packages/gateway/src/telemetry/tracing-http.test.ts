@@ -156,6 +156,10 @@ describe('a model request as spans (OTLP http/protobuf)', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((l) => l.url === '/v1/chat/completions');
     assert.equal(line?.traceId, server.traceId, 'the log line names the trace');
+    const healthLine = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.url === '/healthz');
+    assert.ok(healthLine && !('traceId' in healthLine), 'untraced routes log no trace id');
   });
 
   test("a client's traceparent is continued; tracestate is kept", async (t) => {
