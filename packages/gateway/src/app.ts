@@ -15,6 +15,7 @@ import { createRateLimiter } from './limits/index.ts';
 import { decorateCallContext } from './pipeline/call-context.ts';
 import { gatewayRequestLogFields } from './request-log.ts';
 import { createRouting } from './routing/index.ts';
+import { createTracing } from './telemetry/tracing.ts';
 import { createUpstream, SecretRedactor } from './upstream/index.ts';
 
 declare module 'fastify' {
@@ -79,6 +80,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const redis =
     options.redis ??
     (config.redisUrl ? createRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix }) : undefined);
+  // Undefined unless an OTLP endpoint is configured (docs/gateway/tracing.md).
+  const tracing = createTracing(config.telemetry);
   const app = await createServer({
     service: 'gateway',
     log: { level: config.logLevel, format: config.logFormat },
@@ -87,7 +90,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     defaultMetrics: options.defaultMetrics ?? true,
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ready: () => database.ping(),
-    requestLogFields: gatewayRequestLogFields,
+    requestLogFields: tracing ? tracing.logFields(gatewayRequestLogFields) : gatewayRequestLogFields,
     openapi: {
       title: 'Model gateway',
       version: '1.0.0',
@@ -118,6 +121,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     for (const close of closers.reverse()) await close();
     if (!options.redis) redis?.disconnect();
     if (!options.database) await database.close();
+    await tracing?.close();
   });
   try {
     const access = await createAccess({
@@ -174,6 +178,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       onUsageAnomaly: (provider: string) => anomalies?.inc({ provider }),
       compression: config.compression,
       models: routing.models,
+      tracing,
     };
     for (const door of FRONT_DOORS) await app.register(frontDoorRoutes(door, frontDoorDeps));
     // Landing page, account dashboard, development identity provider (docs/gateway/dashboard.md).

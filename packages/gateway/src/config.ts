@@ -21,6 +21,7 @@ import { ACCESS_ENV, AccessConfigSchema, accessConfigProblems } from './access/c
 import { COMPRESSION_ENV, CompressionConfigSchema } from './compression/config.ts';
 import { DASHBOARD_ENV, DashboardConfigSchema, dashboardConfigProblems } from './dashboard/config.ts';
 import { ROUTING_ENV, RoutingConfigSchema } from './routing/config.ts';
+import { TELEMETRY_ENV, TelemetryConfigSchema } from './telemetry/config.ts';
 import { UPSTREAM_ENV, UpstreamConfigSchema } from './upstream/config.ts';
 
 const LogLevel = Type.Union(
@@ -98,6 +99,7 @@ export const GatewayConfigSchema = Type.Object(
     upstream: UpstreamConfigSchema,
     dashboard: DashboardConfigSchema,
     compression: CompressionConfigSchema,
+    telemetry: TelemetryConfigSchema,
   },
   { additionalProperties: false },
 );
@@ -129,6 +131,7 @@ export const GATEWAY_ENV: EnvMapping = {
   ...prefixed('upstream', UPSTREAM_ENV),
   ...prefixed('dashboard', DASHBOARD_ENV),
   ...prefixed('compression', COMPRESSION_ENV),
+  ...prefixed('telemetry', TELEMETRY_ENV),
 };
 
 /**

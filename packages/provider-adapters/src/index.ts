@@ -32,3 +32,4 @@ export * as anthropicMessages from './wire/anthropic-messages/index.ts';
 export * as openAIResponses from './wire/openai-responses/index.ts';
 export * as gemini from './wire/gemini/index.ts';
 export { ADAPTER_TRAITS, type AdapterTraits } from './endpoints.ts';
+export { genAiProviderName } from './gen-ai.ts';

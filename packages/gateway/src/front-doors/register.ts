@@ -18,6 +18,7 @@ import {
   type OwnRouteDeps,
 } from '../pipeline/front-door.ts';
 import type { PipelineDeps } from '../pipeline/prepare-call.ts';
+import type { GatewayTracing } from '../telemetry/tracing.ts';
 import type { Upstream } from '../upstream/index.ts';
 
 export interface FrontDoorsDeps {
@@ -32,6 +33,8 @@ export interface FrontDoorsDeps {
   readonly compression?: PipelineDeps['compression'];
   /** The models a principal may call, for doors that list them (OwnRoute). */
   readonly models?: ModelDirectory;
+  /** Spans of each call and count, when tracing is on (telemetry/tracing.ts). */
+  readonly tracing?: GatewayTracing | undefined;
 }
 
 /** The door's errors in its own envelope: the kit's handler again in this scope, another renderer. */
@@ -75,14 +78,17 @@ function routes<Body, CountBody>(door: FrontDoor<Body, CountBody>, deps: FrontDo
     for (const route of door.routes) {
       if (route.serves === 'count' && !count)
         throw new Error(`${door.name}: ${route.path} counts without a counter`);
+      const genAiOperation = route.serves === 'count' ? 'count_tokens' : (door.genAiOperation ?? 'chat');
+      const traced = deps.tracing?.route(genAiOperation);
       app.route({
         method: route.method ?? 'POST',
         url: route.path,
         schema: route.schema,
-        ...(route.config ? { config: route.config } : {}),
+        config: { ...route.config, genAiOperation },
         ...(route.constraints ? { constraints: route.constraints } : {}),
         serializerCompiler: sendAsBuilt,
-        onSend: appliedHeadersHook,
+        onSend: traced?.onSend ? [appliedHeadersHook, traced.onSend] : appliedHeadersHook,
+        ...(traced ? { onResponse: traced.onResponse } : {}),
         handler:
           route.serves === 'count' && count
             ? (request, reply) => count(request, request.body as CountBody, reply)

@@ -7,7 +7,7 @@
  * one object without a side table.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Usage } from '@app/provider-adapters';
+import type { AdapterId, Usage } from '@app/provider-adapters';
 import type { Principal, ProviderId, UsageRecord } from '../contracts.ts';
 import { DeadlineExceeded } from '../upstream/index.ts';
 import type { AppliedOptions, CompressionReport } from './applied-header.ts';
@@ -56,6 +56,11 @@ export interface AttemptRecord {
   costMicros?: number;
   /** The upstream reported no usage: `usage` is the gateway's estimate. */
   estimated?: boolean;
+  /** The adapter that translated the call and the URL it was sent to (traces name both). */
+  adapter?: AdapterId;
+  url?: string;
+  /** Why the model stopped (`stop`, `length`, `tool_calls`, ...), when the answer said. */
+  finishReason?: string;
 }
 
 export class CallContext {

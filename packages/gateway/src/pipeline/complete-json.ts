@@ -54,6 +54,7 @@ export async function completeJson(
     throw outcome.failed({ kind: 'server', status: 502, message: `${error.message}.` });
   }
   const { response } = parsed;
+  if (outcome.attempt) outcome.attempt.finishReason = response.finishReason;
   outcome.succeeded({
     usage: response.usage,
     generatedChars: response.usage ? 0 : generatedChars(response),

@@ -108,6 +108,8 @@ export interface ErrorRendering {
  */
 export interface FrontDoor<Body = unknown, CountBody = Body> {
   readonly name: string;
+  /** `gen_ai.operation.name` of its calls in traces (default `chat`; Gemini's `generate_content`). */
+  readonly genAiOperation?: string;
   /** Where the routes live; with `errors`, unknown paths under it render the door's errors too. */
   readonly prefix?: string;
   readonly routes: readonly FrontDoorRoute[];

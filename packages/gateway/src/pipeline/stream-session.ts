@@ -254,6 +254,7 @@ class StreamSession {
           // The headers are already sent; the charge still follows the tier served.
           if (event.type === 'served_tier') this.#servedTier = event.tier;
           if (event.type === 'usage') this.#usage = event.usage;
+          if (event.type === 'finish') this.#finished(event.reason);
           batch += this.#encoded(event);
       }
     }
@@ -268,6 +269,11 @@ class StreamSession {
     this.#firstToken = true;
     const attempt = this.#call.init.outcome.attempt;
     if (attempt) attempt.firstTokenMs = performance.now() - attempt.startedAt;
+  }
+
+  #finished(reason: string): void {
+    const attempt = this.#call.init.outcome.attempt;
+    if (attempt) attempt.finishReason = reason;
   }
 
   #beginIfContent(): void {

@@ -47,6 +47,8 @@ export class UpstreamCall {
     const signal = context.signal(reply, deadlineMs);
     const attempt = context.attempt(selection.provider, plan.model);
     outcome.attempt = attempt;
+    attempt.adapter = selection.target.adapter;
+    attempt.url = request.url;
     try {
       const response = await upstream.send(selection.target, request, signal);
       attempt.headersMs = performance.now() - attempt.startedAt;

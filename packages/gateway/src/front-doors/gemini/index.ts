@@ -117,6 +117,7 @@ function methodRoute(version: GeminiVersion, base: string, method: GeminiMethod)
 function geminiDoor(version: GeminiVersion, prefix: string, base: string, render: Renderer): FrontDoor {
   return {
     name: `gemini-${version}`,
+    genAiOperation: 'generate_content',
     prefix,
     routes: GEMINI_METHODS.map((method) => methodRoute(version, base, method)),
     ownRoutes: [...modelRoutes(version, base), unknownMethodRoute(base)],
