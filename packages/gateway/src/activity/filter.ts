@@ -12,7 +12,7 @@ export const ActivityQuerySchema = Type.Object(
   {
     token: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     user: Type.Optional(Type.Integer({ minimum: 1 })),
-    provider: Type.Optional(Type.Union(PROVIDERS.map((provider) => Type.Literal(provider)))),
+    provider: Type.Optional(Type.Enum([...PROVIDERS])),
     model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     status: Type.Optional(Type.Union([Type.Literal('ok'), Type.Literal('error'), Type.Literal('aborted')])),
     from: Type.Optional(Type.String({ pattern: DAY })),
