@@ -4,7 +4,7 @@ import { type ActivityFilter, filterQuery } from '../../activity/filter.ts';
 import type { ActivityPage, ActivityRow } from '../../activity/query.ts';
 import { PROVIDERS } from '../../contracts.ts';
 import { formatUsd } from '../../money.ts';
-import { type Chrome, formatDate, page, projectTrail } from './layout.ts';
+import { type Chrome, page, projectTrail } from './layout.ts';
 
 export interface ActivityChoices {
   /** The tokens the viewer may filter on (every token of the project for its admins). */
@@ -81,6 +81,15 @@ function filterForm(input: ActivityView): Html {
   </form>`;
 }
 
+/** Request ids are UUIDs unless the client sent its own: shortened, whole in the tooltip. */
+function requestCell(row: ActivityRow): Html {
+  const id = row.requestId;
+  const attempt = row.attempt === null ? '' : html` #${row.attempt}`;
+  if (id === null) return html`unknown${attempt}`;
+  const shown = id.length > 12 ? `${id.slice(0, 8)}…` : id;
+  return html`<code title="${id}">${shown}</code>${attempt}`;
+}
+
 const ms = (value: number | null) => (value === null ? '' : `${value} ms`);
 
 function statusText(row: ActivityRow): string {
@@ -90,9 +99,9 @@ function statusText(row: ActivityRow): string {
 
 function attemptRow(row: ActivityRow, showUser: boolean): Html {
   const number = (value: number) => html`<td class="number">${value}</td>`;
-  return html`<tr data-request="${row.requestId ?? ''}">
-    <td>${formatDate(row.createdAt)}</td>
-    <td>${row.requestId ?? 'unknown'}${row.attempt === null ? '' : html` #${row.attempt}`}</td>
+  return html`<tr data-request="${row.requestId ?? ''}" data-attempt="${row.attempt ?? ''}">
+    <td><time datetime="${row.createdAt}">${row.createdAt.slice(0, 19).replace('T', ' ')}</time></td>
+    <td>${requestCell(row)}</td>
     ${showUser ? html`<td>${row.userEmail ?? `user ${row.userId}`}</td>` : ''}
     <td>${row.tokenDescription || row.tokenJti}</td>
     <td>${row.model ?? ''}</td>
@@ -124,37 +133,39 @@ export function byRequest(rows: readonly ActivityRow[]): ActivityRow[][] {
 function activityTable(input: ActivityView): Html {
   const showUser = input.choices.users !== undefined;
   if (input.page.rows.length === 0) return html`<p>No requests match.</p>`;
-  return html`<table class="activity">
-    <caption>
-      Requests of ${input.slug}, newest first; each upstream attempt on its own line
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Time</th>
-        <th scope="col">Request, attempt</th>
-        ${showUser ? html`<th scope="col">User</th>` : ''}
-        <th scope="col">Token</th>
-        <th scope="col">Model</th>
-        <th scope="col">Provider</th>
-        <th scope="col">Effort / tier</th>
-        <th scope="col">Input</th>
-        <th scope="col">Cached</th>
-        <th scope="col">Cache write</th>
-        <th scope="col">Output</th>
-        <th scope="col">Reasoning</th>
-        <th scope="col">Cost</th>
-        <th scope="col">Latency</th>
-        <th scope="col">First token</th>
-        <th scope="col">Status</th>
-      </tr>
-    </thead>
-    ${byRequest(input.page.rows).map(
-      (group) =>
-        html`<tbody>
-          ${group.map((row) => attemptRow(row, showUser))}
-        </tbody>`,
-    )}
-  </table>`;
+  return html`<div class="scroll">
+    <table class="activity">
+      <caption>
+        Requests of ${input.slug}, newest first; each upstream attempt on its own line
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Time (UTC)</th>
+          <th scope="col">Request, attempt</th>
+          ${showUser ? html`<th scope="col">User</th>` : ''}
+          <th scope="col">Token</th>
+          <th scope="col">Model</th>
+          <th scope="col">Provider</th>
+          <th scope="col">Effort / tier</th>
+          <th scope="col">Input</th>
+          <th scope="col">Cached</th>
+          <th scope="col">Cache write</th>
+          <th scope="col">Output</th>
+          <th scope="col">Reasoning</th>
+          <th scope="col">Cost</th>
+          <th scope="col">Latency</th>
+          <th scope="col">First token</th>
+          <th scope="col">Status</th>
+        </tr>
+      </thead>
+      ${byRequest(input.page.rows).map(
+        (group) =>
+          html`<tbody>
+            ${group.map((row) => attemptRow(row, showUser))}
+          </tbody>`,
+      )}
+    </table>
+  </div>`;
 }
 
 function pager(input: ActivityView): Html {
