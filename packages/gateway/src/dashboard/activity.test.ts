@@ -119,6 +119,15 @@ for (const { engine, skip } of testEngines())
       assert.match(page.body, /<td>dev@example.com<\/td>/);
     });
 
+    test('a gateway operator who is no member sees every request too', async () => {
+      await sessionFor(gateway.database, 'root@example.com', { admin: true });
+      const root = await browser('root@example.com');
+      const page = await root.get('/dashboard/projects/lab/activity');
+      assert.equal(page.statusCode, 200);
+      assert.equal(rowsOf(page.body).length, 6);
+      assert.match(page.body, /<label for="f-user">User<\/label>/);
+    });
+
     test('a member sees only their own requests, whatever the query says', async () => {
       const dev = await browser('dev@example.com');
       const page = await dev.get('/dashboard/projects/lab/activity');
