@@ -144,6 +144,26 @@ export interface UsageRecord {
   readonly costMicros: Micros;
   /** `ok`: settled from upstream usage; `error`/`aborted`: partial usage, if any, still charged. */
   readonly status: 'ok' | 'error' | 'aborted';
+  /** What the activity log shows of the attempt besides the charge. */
+  readonly activity?: AttemptActivity;
+}
+
+/** An attempt as the activity log lists it (the usage row's columns of migration 0008). */
+export interface AttemptActivity {
+  /** The Fastify request id: the one the client got in its request-id header. */
+  readonly requestId: string;
+  /** 1-based place among the request's upstream attempts; absent when it was never sent. */
+  readonly attempt?: number | undefined;
+  readonly effort?: string | undefined;
+  /** The tier served (the upstream's word when it says, else the one asked). */
+  readonly tier?: string | undefined;
+  readonly cacheWriteTokens?: number | undefined;
+  readonly reasoningTokens?: number | undefined;
+  readonly latencyMs?: number | undefined;
+  readonly firstTokenMs?: number | undefined;
+  /** `ok`, `client_left`, `gateway_error` or the upstream failure's kind. */
+  readonly outcome?: string | undefined;
+  readonly httpStatus?: number | undefined;
 }
 
 export interface BucketBalance {
@@ -174,7 +194,12 @@ export interface Ledger {
   /** Replaces the reservation by the real cost and writes one usage-ledger row. */
   settle(reservation: Reservation, usage: UsageRecord): Promise<void>;
   /** Gives the reservation back (upstream failed before any usage). Writes a ledger row with status error. */
-  release(reservation: Reservation, reason: string, model?: string): Promise<void>;
+  release(
+    reservation: Reservation,
+    reason: string,
+    model?: string,
+    activity?: AttemptActivity,
+  ): Promise<void>;
   /** Buckets of a project that have an allocation, by provider. */
   balances(projectId: number): Promise<Partial<Record<ProviderId, BucketBalance>>>;
 }

@@ -18,6 +18,7 @@ import type { DashboardConfig } from './config.ts';
 import { BASE, COOKIES, cookieOptions, type DashboardContext, DashboardError, setViewer } from './context.ts';
 import { devIdpUrls } from '../dev-idp/index.ts';
 import { createOidcClient, type CustomFetch, mayUseHttp, type OidcSettings } from './oidc-client.ts';
+import { activityRoutes } from './routes/activity.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
 import { projectRoutes } from './routes/projects.ts';
@@ -117,6 +118,7 @@ export function dashboardRoutes(deps: DashboardDeps): FastifyPluginAsync {
         projectRoutes(scope, ctx);
         tokenRoutes(scope, ctx);
         adminRoutes(scope, ctx);
+        activityRoutes(scope, ctx);
       },
       { prefix: BASE },
     );

@@ -66,6 +66,8 @@ for (const { engine, skip } of testEngines())
         ['GET', `${base}/tokens/new`],
         ['GET', `${base}/tokens/${revokedJti}`],
         ['GET', `${base}/audit`],
+        ['GET', `${base}/activity`],
+        ['GET', `${base}/activity.csv`],
       ];
     }
     function writes(slug: string): Array<[string, Record<string, string>]> {

@@ -305,6 +305,62 @@ const usageSession: Migration = {
   },
 };
 
+/**
+ * The usage ledger becomes the activity log (docs/gateway/dashboard.md, "Activity log"): each
+ * attempt's row says which request it belongs to (the request id the client got), its place
+ * among the request's attempts, the effort and tier served, the token kinds the ledger did not
+ * keep, its latency and time to first token, and how it ended. Nullable or 0 by default: older
+ * rows stay valid and show as unknown. The two indexes serve the log's pages filtered by token
+ * and by user (members see only their own requests), newest first.
+ */
+const usageActivity: Migration = {
+  async up(db: Kysely<unknown>) {
+    const columns: ReadonlyArray<readonly [string, 'text' | 'integer', boolean]> = [
+      ['request_id', 'text', false],
+      ['attempt', 'integer', false],
+      ['effort', 'text', false],
+      ['tier', 'text', false],
+      ['cache_write_tokens', 'integer', true],
+      ['reasoning_tokens', 'integer', true],
+      ['latency_ms', 'integer', false],
+      ['first_token_ms', 'integer', false],
+      ['outcome', 'text', false],
+      ['http_status', 'integer', false],
+    ];
+    for (const [name, type, counted] of columns)
+      await db.schema
+        .alterTable('usage')
+        .addColumn(name, type, (c) => (counted ? c.notNull().defaultTo(0) : c))
+        .execute();
+    for (const [name, column] of [
+      ['usage_project_token_time', 'token_jti'],
+      ['usage_project_user_time', 'user_id'],
+    ] as const)
+      await db.schema
+        .createIndex(name)
+        .on('usage')
+        .columns(['project_id', column, 'created_at', 'id'])
+        .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    for (const name of ['usage_project_token_time', 'usage_project_user_time'])
+      await db.schema.dropIndex(name).execute();
+    for (const name of [
+      'request_id',
+      'attempt',
+      'effort',
+      'tier',
+      'cache_write_tokens',
+      'reasoning_tokens',
+      'latency_ms',
+      'first_token_ms',
+      'outcome',
+      'http_status',
+    ])
+      await db.schema.alterTable('usage').dropColumn(name).execute();
+  },
+};
+
 /** Every schema change of the gateway, in order. Never edit one that has shipped. */
 export const gatewayMigrations: Record<string, Migration> = {
   '0001_access': access0001,
@@ -314,4 +370,5 @@ export const gatewayMigrations: Record<string, Migration> = {
   '0005_budget_leases': budgetLeases,
   '0006_admin_keys': adminKeys,
   '0007_usage_session': usageSession,
+  '0008_usage_activity': usageActivity,
 };

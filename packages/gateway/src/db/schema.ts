@@ -59,7 +59,7 @@ export interface AccessTokensTable {
 /** `reserved` while the request runs; then its outcome (a release is `error` with cost 0). */
 export type UsageStatus = 'reserved' | 'ok' | 'error' | 'aborted';
 
-/** The usage ledger: one row per request that reserved budget. */
+/** The usage ledger and activity log: one row per upstream attempt that reserved budget. */
 export interface UsageTable {
   id: Generated<number>;
   token_jti: string;
@@ -78,6 +78,21 @@ export interface UsageTable {
   settled_at: string | null;
   /** The coding agent's session id (routing/session.ts); null without one. */
   session_id: Generated<string | null>;
+  /** The Fastify request id (the client's request-id header); null on rows before 0008. */
+  request_id: Generated<string | null>;
+  /** 1 for the request's first upstream attempt, 2 after a failover or retry, ... */
+  attempt: Generated<number | null>;
+  /** Effort and tier served (tier as the upstream reported it, else as asked). */
+  effort: Generated<string | null>;
+  tier: Generated<string | null>;
+  cache_write_tokens: Generated<number>;
+  reasoning_tokens: Generated<number>;
+  /** Milliseconds from sending the attempt to its end; time to the first streamed content. */
+  latency_ms: Generated<number | null>;
+  first_token_ms: Generated<number | null>;
+  /** `ok`, `client_left`, `gateway_error` or the upstream failure's kind; its HTTP status. */
+  outcome: Generated<string | null>;
+  http_status: Generated<number | null>;
 }
 
 /** A user's identity at an OpenID Connect provider; (issuer, subject) is the match key. */

@@ -27,6 +27,16 @@ const rowOf = (principal: Principal, i: number): UsageRow => [
   `2026-11-24T00:00:00.${String(i % 1000).padStart(3, '0')}Z`,
   '2026-11-24T00:00:01.000Z',
   i % 4 === 0 ? null : `session-${i}`,
+  i % 5 === 0 ? null : `req-${i}`,
+  i % 5 === 0 ? null : 1 + (i % 3),
+  i % 2 === 0 ? 'high' : null,
+  i % 2 === 0 ? 'flex' : null,
+  3 * i,
+  4 * i,
+  i % 7 === 0 ? null : 10 * i,
+  i % 2 === 0 ? null : 5 * i,
+  i % 2 === 0 ? 'ok' : 'rate_limited',
+  i % 2 === 0 ? null : 429,
 ];
 
 describe('batch statements on sqlite', () => {
@@ -36,7 +46,7 @@ describe('batch statements on sqlite', () => {
     const rows = Array.from({ length: 300 }, (_, i) => rowOf(principal, i));
     const inserts = statements.insertUsage(rows);
     assert.deepEqual(
-      inserts.map((q) => q.parameters.length / 15),
+      inserts.map((q) => q.parameters.length / 25),
       [256, 32, 8, 4],
     );
     assert.equal(statements.insertUsage(rows.slice(0, 4))[0]?.sql, inserts[3]?.sql);
@@ -90,6 +100,16 @@ for (const { engine, skip } of testEngines()) {
           'created_at',
           'settled_at',
           'session_id',
+          'request_id',
+          'attempt',
+          'effort',
+          'tier',
+          'cache_write_tokens',
+          'reasoning_tokens',
+          'latency_ms',
+          'first_token_ms',
+          'outcome',
+          'http_status',
         ])
         .orderBy('prompt_tokens')
         .execute();

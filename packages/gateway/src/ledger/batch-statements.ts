@@ -19,6 +19,16 @@ export type UsageRow = readonly [
   createdAt: string,
   settledAt: string,
   sessionId: string | null,
+  requestId: string | null,
+  attempt: number | null,
+  effort: string | null,
+  tier: string | null,
+  cacheWriteTokens: number,
+  reasoningTokens: number,
+  latencyMs: number | null,
+  firstTokenMs: number | null,
+  outcome: string | null,
+  httpStatus: number | null,
 ];
 
 const USAGE_COLUMNS = [
@@ -37,6 +47,16 @@ const USAGE_COLUMNS = [
   'created_at',
   'settled_at',
   'session_id',
+  'request_id',
+  'attempt',
+  'effort',
+  'tier',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'latency_ms',
+  'first_token_ms',
+  'outcome',
+  'http_status',
 ] as const;
 
 /** The PostgreSQL type of each column of USAGE_COLUMNS, for the arrays `unnest` takes apart. */
@@ -56,9 +76,19 @@ const PG_TYPES = [
   'text',
   'text',
   'text',
+  'text',
+  'int4',
+  'text',
+  'text',
+  'int4',
+  'int4',
+  'int4',
+  'int4',
+  'text',
+  'int4',
 ];
 
-/** Largest SQLite INSERT, in rows: 15 x 256 bound values, far below SQLite's 32,766. */
+/** Largest SQLite INSERT, in rows: 25 x 256 bound values, below SQLite's 32,766. */
 const SQLITE_MAX_ROWS = 256;
 
 /**

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { BucketBalance, Ledger, Micros, ProviderId, Reservation, UsageRecord } from '../contracts.ts';
+import type {
+  AttemptActivity,
+  BucketBalance,
+  Ledger,
+  Micros,
+  ProviderId,
+  Reservation,
+  UsageRecord,
+} from '../contracts.ts';
 import type { GatewayDatabase, UsageStatus } from '../db/schema.ts';
 import { gatewayErrors } from '../errors.ts';
 import { groupCommit } from './group-commit.ts';
@@ -54,6 +62,11 @@ interface OpenReservation {
 /** Money is kept in whole micro-dollars; estimates round up. */
 function wholeMicros(amount: Micros): number {
   return Number.isFinite(amount) && amount > 0 ? Math.ceil(amount) : 0;
+}
+
+/** Durations are stored in whole milliseconds (int4 columns). */
+function wholeMs(ms: number | undefined): number | null {
+  return ms === undefined || !Number.isFinite(ms) ? null : Math.max(0, Math.round(ms));
 }
 
 /**
@@ -150,6 +163,7 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
       completionTokens?: number;
       cachedTokens?: number;
       reason?: string;
+      activity?: AttemptActivity | undefined;
     },
   ): Promise<void> {
     const entry = open.get(reservation.id);
@@ -163,6 +177,7 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
     open.delete(reservation.id);
     buckets.close(entry.bucket, entry.amount, cost);
     const { principal, provider } = reservation;
+    const activity = fields.activity;
     return commits.add(entry.bucket, cost, [
       principal.tokenId,
       principal.userId,
@@ -179,6 +194,16 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
       entry.createdAt,
       clock.iso(),
       reservation.session ?? null,
+      activity?.requestId ?? null,
+      activity?.attempt ?? null,
+      activity?.effort ?? null,
+      activity?.tier ?? null,
+      activity?.cacheWriteTokens ?? 0,
+      activity?.reasoningTokens ?? 0,
+      wholeMs(activity?.latencyMs),
+      wholeMs(activity?.firstTokenMs),
+      activity?.outcome?.slice(0, 64) ?? null,
+      activity?.httpStatus ?? null,
     ]);
   }
 
@@ -186,8 +211,12 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
   const settle = (reservation: Reservation, usage: UsageRecord) =>
     end(reservation, usage.status, wholeMicros(usage.costMicros), usage);
 
-  const release = (reservation: Reservation, reason: string, model?: string) =>
-    end(reservation, 'error', 0, { reason: reason.slice(0, 500), ...(model === undefined ? {} : { model }) });
+  const release = (reservation: Reservation, reason: string, model?: string, activity?: AttemptActivity) =>
+    end(reservation, 'error', 0, {
+      reason: reason.slice(0, 500),
+      activity,
+      ...(model === undefined ? {} : { model }),
+    });
 
   const selectAllocations = (projectId: number) =>
     db

@@ -10,6 +10,7 @@ import type { AppError } from '@app/http-kit';
 import type { ServedTier, UpstreamFailure, Usage } from '@app/provider-adapters';
 import type { FastifyBaseLogger } from 'fastify';
 import type {
+  AttemptActivity,
   Ledger,
   LimitTicket,
   Price,
@@ -53,6 +54,8 @@ export interface OutcomeInit {
   readonly facts?: RequestFacts;
   /** Ledger writes and router reports still running after their response was sent. */
   readonly pending: Set<Promise<unknown>>;
+  /** The request's id and its attempts so far: the activity log's columns of the ledger row. */
+  readonly request?: { readonly id: string; readonly attempts: readonly AttemptRecord[] };
 }
 
 /** What the client received before the call ended, for charging without upstream figures. */
@@ -192,7 +195,10 @@ export class CallOutcome {
       status,
     };
     if (this.#init.facts) this.#init.facts.charged = record;
-    this.#track(() => ledger.settle(reservation, record), 'ledger settle failed');
+    // Built when the write runs, after #end has timed the attempt.
+    const write = () =>
+      ledger.settle(reservation, { ...record, ...this.#activity(produced.servedTier, usage) });
+    this.#track(write, 'ledger settle failed');
   }
 
   /** The usage within what the request could produce; beyond it is logged and counted. */
@@ -229,7 +235,32 @@ export class CallOutcome {
     const { ledger, reservation } = this.#init;
     // The model asked for: after a failover or on a fallback list, rows of one request differ.
     const model = this.#init.plan.model;
-    this.#track(() => ledger.release(reservation, reason, model), 'ledger release failed');
+    this.#track(
+      () => ledger.release(reservation, reason, model, this.#activity(undefined, undefined).activity),
+      'ledger release failed',
+    );
+  }
+
+  /** The attempt as the activity log shows it (read once the attempt has ended). */
+  #activity(served: ServedTier | undefined, usage: Usage | undefined): { activity?: AttemptActivity } {
+    const { request, selection } = this.#init;
+    if (!request) return {};
+    const attempt = this.attempt;
+    const place = attempt ? request.attempts.indexOf(attempt) + 1 : 0;
+    return {
+      activity: {
+        requestId: request.id,
+        attempt: place > 0 ? place : undefined,
+        effort: selection.options.effort,
+        tier: served ?? selection.options.tier,
+        cacheWriteTokens: usage?.cacheWriteTokens,
+        reasoningTokens: usage?.reasoningTokens,
+        latencyMs: attempt?.durationMs,
+        firstTokenMs: attempt?.firstTokenMs,
+        outcome: attempt?.outcome === 'pending' ? undefined : attempt?.outcome,
+        httpStatus: attempt?.status,
+      },
+    };
   }
 
   #report(outcome: 'ok' | UpstreamFailureKind): void {

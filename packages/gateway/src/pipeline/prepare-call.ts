@@ -119,6 +119,7 @@ export async function prepareCall(
     log,
     secrets: deps.upstream.secrets,
     facts: context.facts,
+    request: { id: input.request.id, attempts: context.attempts },
   });
   const adapter = adapterFor(selection.target.adapter);
   const request = translate(() => {

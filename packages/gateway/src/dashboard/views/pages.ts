@@ -234,6 +234,7 @@ export function projectPage(
       <nav aria-label="Project">
         <ul class="actions">
           <li><a class="button" href="/dashboard/projects/${view.slug}/tokens">Personal access tokens</a></li>
+          <li><a class="button" href="/dashboard/projects/${view.slug}/activity">Activity</a></li>
           ${
             view.canAdminister
               ? html`<li><a class="button" href="/dashboard/projects/${view.slug}/audit">Audit trail</a></li>`
