@@ -80,3 +80,37 @@ export async function dismissAlerts(db: Db, input: { slug: string; actor?: Actor
     return ids.length;
   });
 }
+
+export interface AlertRecord {
+  readonly id: string;
+  readonly provider: string;
+  readonly threshold: number;
+  readonly epoch: number;
+  readonly crossedAt: string;
+  readonly delivery: AlertDelivery;
+  readonly attempts: number;
+  readonly lastError: string | null;
+  readonly dismissed: boolean;
+}
+
+/** The project's latest alerts, newest first, with their delivery state (gatewayctl alerts show). */
+export async function recentAlerts(db: Db, projectId: number, limit = 20): Promise<AlertRecord[]> {
+  const rows = await db
+    .selectFrom('budget_alerts')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.alert_key,
+    provider: row.provider,
+    threshold: Number(row.threshold),
+    epoch: Number(row.epoch),
+    crossedAt: row.crossed_at,
+    delivery: row.delivery,
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    dismissed: row.dismissed_at !== null,
+  }));
+}
