@@ -20,6 +20,7 @@ import { devIdpUrls } from '../dev-idp/index.ts';
 import { createOidcClient, type CustomFetch, mayUseHttp, type OidcSettings } from './oidc-client.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
+import { alertRoutes } from './routes/alerts.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import {
@@ -52,6 +53,7 @@ export interface DashboardDeps {
   };
   /** Shared by the gateway's instances: the token-generation limit counts across all of them. */
   readonly redis?: Redis;
+  readonly alertWebhooks: DashboardContext['alertWebhooks'];
 }
 
 /** Paths served without a session (relative to /dashboard). */
@@ -99,6 +101,7 @@ export function dashboardRoutes(deps: DashboardDeps): FastifyPluginAsync {
     secureCookies: deps.secureCookies,
     tokensPerMinute: deps.config.tokensPerMinute,
     sessionMaxAgeMs,
+    alertWebhooks: deps.alertWebhooks,
     ...(deps.redis ? { redis: deps.redis } : {}),
   };
   return async (app) => {
@@ -115,6 +118,7 @@ export function dashboardRoutes(deps: DashboardDeps): FastifyPluginAsync {
         });
         authRoutes(scope, ctx);
         projectRoutes(scope, ctx);
+        alertRoutes(scope, ctx);
         tokenRoutes(scope, ctx);
         adminRoutes(scope, ctx);
       },
