@@ -171,8 +171,19 @@ export function createDeliverer(deps: {
       );
       return;
     }
-    const next = new Date(done.getTime() + retryDelayMs(Number(row.attempts), options)).toISOString();
+    const waitMs = retryDelayMs(Number(row.attempts), options);
+    const next = new Date(done.getTime() + waitMs).toISOString();
     await mine.set({ next_attempt_at: next, lease_until: null, last_error: error }).execute();
+    log.info(
+      {
+        ...fields,
+        attempts: Number(row.attempts),
+        host: webhookHost(row.webhook_url),
+        error,
+        retryInMs: waitMs,
+      },
+      'budget alert webhook attempt failed',
+    );
   }
 
   async function deliverDue(): Promise<void> {
