@@ -69,6 +69,7 @@ export function alertPayload(row: {
 export interface Deliverer {
   /** Sends every due alert this instance can claim; resolves when their attempts ended. */
   deliverDue(): Promise<void>;
+  /** Aborts the attempts in flight (recorded as failed, so retried) and sends no more. */
   close(): Promise<void>;
 }
 
@@ -206,7 +207,8 @@ export function createDeliverer(deps: {
     );
   }
 
-  return { deliverDue, close: () => agent.close() };
+  // Shutdown aborts attempts in flight: each is recorded as failed and retried, by any instance.
+  return { deliverDue, close: () => agent.destroy() };
 }
 
 /** The start of a receiver's answer; the rest is not read (the stream is destroyed). */

@@ -135,3 +135,46 @@ describe('failing webhook attempts', () => {
     assert.match(reasons[2] ?? '', /^HTTP 500: x{1000,1024}$/);
   });
 });
+
+describe('shutting down during an attempt', () => {
+  it('aborts it at once and leaves the alert pending for any instance, its attempt recorded', async () => {
+    const hits: string[] = [];
+    const server = createServer((req) => void hits.push(req.url ?? ''));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-alert-shutdown-'));
+    try {
+      const alerts = { checkMs: 50, timeoutMs: 30_000, allowHttp: 'loopback' };
+      const config = loadGatewayConfig({}, { overrides: { dataDir, logLevel: 'silent', alerts } });
+      const app = await buildApp(config, { database: isolated.database, defaultMetrics: false });
+      const db = isolated.database.db;
+      await addProject(db, { slug: 'stopping' });
+      await setAllocation(db, { slug: 'stopping', provider: 'cloud_b', usd: 1 });
+      await setAlertSettings(db, 'loopback', { slug: 'stopping', webhookUrl: `http://127.0.0.1:${port}/` });
+      await db.updateTable('allocations').set({ spent_micros: 900_000 }).execute();
+      await waitFor(() => hits.length === 2, 5_000);
+      const started = performance.now();
+      await app.close();
+      const closedInMs = performance.now() - started;
+      assert.ok(closedInMs < 2_000, `closed in ${Math.round(closedInMs)} ms despite the 30 s timeout`);
+      const rows = await db
+        .selectFrom('budget_alerts')
+        .select(['delivery', 'attempts', 'lease_until'])
+        .execute();
+      assert.deepEqual(
+        rows.map((row) => [row.delivery, Number(row.attempts), row.lease_until]),
+        [
+          ['pending', 1, null],
+          ['pending', 1, null],
+        ],
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await isolated.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

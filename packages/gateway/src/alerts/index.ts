@@ -41,10 +41,11 @@ export function startBudgetAlerts(deps: {
   timer.unref();
   return {
     check,
+    // Without waiting for a slow receiver: the attempt is aborted, recorded and retried later.
     close: async () => {
       clearInterval(timer);
-      await round?.catch(() => {});
       await deliverer.close();
+      await round?.catch(() => {});
     },
   };
 }
