@@ -84,6 +84,14 @@ describe('budget alerts from requests through the gateway, shown in the dashboar
     const later = await admin.get(page);
     assert.ok(!later.body.includes(secret), 'and never again');
     assert.match(later.body, />Rotate the signing secret</);
+    const rotated = await admin.post(formAction(later.body, 'Rotate the signing secret'), {}, page);
+    const next = /id="webhook-secret" class="token" readonly value="(whsec_[^"]+)"/.exec(rotated.body)?.[1];
+    assert.ok(next && next !== secret, 'a new secret, shown once');
+    secret = next;
+    const trail = (await admin.get(`${page}/audit`)).body;
+    assert.match(trail, /lead@example\.com<\/td><td>budget alerts set<\/td>/);
+    assert.match(trail, /webhook secret rotated/);
+    assert.ok(!trail.includes('/hooks/budget'), 'the trail names the webhook by its host');
     assert.ok(
       !(await member.get(page)).body.includes('Save alert settings'),
       'members do not see the settings',
