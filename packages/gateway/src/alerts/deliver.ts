@@ -149,6 +149,12 @@ export function createDeliverer(deps: {
     const row = await load(id);
     const mine = db.updateTable('budget_alerts').where('id', '=', id).where('lease_until', '=', lease);
     const fields = { project: row.slug, provider: row.provider, threshold: Number(row.threshold) };
+    // Logs get the status or error code only: a receiver's answer may echo what it was sent.
+    const logged = (error: string) => ({
+      ...fields,
+      host: webhookHost(row.webhook_url ?? ''),
+      error: error.split(':')[0],
+    });
     if (!row.webhook_url || !row.webhook_secret) {
       await mine.set({ delivery: 'none', lease_until: null, last_error: 'no webhook' }).execute();
       return;
@@ -167,7 +173,7 @@ export function createDeliverer(deps: {
     if (ageMs >= options.giveUpMs) {
       await mine.set({ delivery: 'failed', lease_until: null, last_error: error }).execute();
       log.error(
-        { ...fields, attempts: Number(row.attempts), host: webhookHost(row.webhook_url), error },
+        { ...logged(error), attempts: Number(row.attempts) },
         'budget alert webhook failed: giving up',
       );
       return;
@@ -176,13 +182,7 @@ export function createDeliverer(deps: {
     const next = new Date(done.getTime() + waitMs).toISOString();
     await mine.set({ next_attempt_at: next, lease_until: null, last_error: error }).execute();
     log.info(
-      {
-        ...fields,
-        attempts: Number(row.attempts),
-        host: webhookHost(row.webhook_url),
-        error,
-        retryInMs: waitMs,
-      },
+      { ...logged(error), attempts: Number(row.attempts), retryInMs: waitMs },
       'budget alert webhook attempt failed',
     );
   }
