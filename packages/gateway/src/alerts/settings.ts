@@ -110,8 +110,8 @@ export interface AlertChange {
 }
 
 /**
- * Changes thresholds and/or the webhook. The first webhook gets a new secret, returned here
- * and never again (rotateWebhookSecret makes another).
+ * Changes thresholds and/or the webhook. A webhook set where there was none gets a new secret,
+ * returned here and never again (rotateWebhookSecret makes another); a changed URL keeps it.
  */
 export async function setAlertSettings(
   db: Db,
@@ -135,7 +135,8 @@ export async function setAlertSettings(
     const values = {
       thresholds: JSON.stringify(thresholds ?? before.thresholds),
       webhook_url: url,
-      webhook_secret: newSecret ?? row?.webhook_secret ?? null,
+      // Without a webhook the secret goes too: the next webhook gets a new one, shown once.
+      webhook_secret: url === null ? null : (newSecret ?? row?.webhook_secret ?? null),
       updated_at: new Date().toISOString(),
     };
     await trx

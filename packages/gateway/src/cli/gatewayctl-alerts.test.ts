@@ -134,6 +134,13 @@ describe('gatewayctl alerts', () => {
     await fails(2, /--email is not an option/, 'alerts', 'show', 'team', '--email', 'x@example.com');
     await ok('alerts', 'set', 'team', '--webhook', 'none');
     await fails(1, /has no webhook: set one first/, 'alerts', 'rotate-secret', 'team');
+    const stored = await database.db.selectFrom('alert_settings').select('webhook_secret').executeTakeFirst();
+    assert.equal(stored?.webhook_secret, null, 'the secret went with the webhook');
+    assert.match(
+      await ok('alerts', 'set', 'team', '--webhook', 'https://hooks.example.com/again'),
+      /signing secret \(shown once\): whsec_/,
+      'a webhook set again gets a new secret, shown',
+    );
   });
 
   it('accepts http to localhost only when GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP=loopback', async () => {
