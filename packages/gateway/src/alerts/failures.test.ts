@@ -72,8 +72,8 @@ describe('failing webhook attempts', () => {
       checkMs: 50,
       retryBaseMs: 50,
       retryCapMs: 100,
-      timeoutMs: 300,
-      giveUpMs: 4_000,
+      timeoutMs: 1_500,
+      giveUpMs: 6_000,
       allowHttp: 'loopback',
     };
     const config = loadGatewayConfig({}, { overrides: { dataDir, logLevel: 'info', alerts } });

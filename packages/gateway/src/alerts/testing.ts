@@ -74,8 +74,8 @@ export async function webhookReceiver(options: { failures?: number } = {}): Prom
   };
 }
 
-/** Polls `condition` every 20 ms for up to `ms`. */
-export async function waitFor(condition: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> {
+/** Polls `condition` every 20 ms for up to `ms` (generous: the suite runs on a loaded machine). */
+export async function waitFor(condition: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('timed out waiting');
