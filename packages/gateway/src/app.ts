@@ -2,6 +2,7 @@ import { createRedis, type Database, openServiceDatabase, type Redis } from '@ap
 import { type App, createServer, registryOf } from '@app/http-kit';
 import { Counter } from 'prom-client';
 import { createAccess } from './access/index.ts';
+import { startBudgetAlerts } from './alerts/index.ts';
 import { ADMIN_API_PREFIX, ADMIN_KEY_AUTH, adminApiRoutes } from './admin-api/index.ts';
 import { FRONT_DOORS, frontDoorRoutes } from './front-doors/index.ts';
 import type { GatewayConfig } from './config.ts';
@@ -132,6 +133,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       log: app.log,
     });
     closers.push(() => access.close());
+    const alerts = startBudgetAlerts({ db: database.db, log: app.log, config: config.alerts });
+    closers.push(() => alerts.close());
     // One for the process: every signer tells it its secrets and tokens, and upstream error
     // text is cleared of them before a client or a log line sees it.
     const secrets = new SecretRedactor();

@@ -18,6 +18,7 @@ import {
 } from '@app/http-kit';
 import { type Static, Type } from 'typebox';
 import { ACCESS_ENV, AccessConfigSchema, accessConfigProblems } from './access/config.ts';
+import { ALERTS_ENV, AlertsConfigSchema } from './alerts/config.ts';
 import { COMPRESSION_ENV, CompressionConfigSchema } from './compression/config.ts';
 import { DASHBOARD_ENV, DashboardConfigSchema, dashboardConfigProblems } from './dashboard/config.ts';
 import { ROUTING_ENV, RoutingConfigSchema } from './routing/config.ts';
@@ -100,6 +101,7 @@ export const GatewayConfigSchema = Type.Object(
     dashboard: DashboardConfigSchema,
     compression: CompressionConfigSchema,
     telemetry: TelemetryConfigSchema,
+    alerts: AlertsConfigSchema,
   },
   { additionalProperties: false },
 );
@@ -132,6 +134,7 @@ export const GATEWAY_ENV: EnvMapping = {
   ...prefixed('dashboard', DASHBOARD_ENV),
   ...prefixed('compression', COMPRESSION_ENV),
   ...prefixed('telemetry', TELEMETRY_ENV),
+  ...prefixed('alerts', ALERTS_ENV),
 };
 
 /**

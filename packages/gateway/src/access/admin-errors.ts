@@ -23,7 +23,9 @@ export type AdminErrorCode =
   | 'invalid_limit'
   | 'invalid_scope'
   | 'invalid_description'
-  | 'unknown_admin_key';
+  | 'unknown_admin_key'
+  | 'invalid_thresholds'
+  | 'invalid_webhook';
 
 /**
  * `reason` says what is wrong; `message` adds the gatewayctl command that helps, when there is

@@ -5,7 +5,7 @@
  * project is written to its audit trail (audit.ts) by whoever acted: `actor`, by default the
  * operator (gatewayctl).
  */
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { isProviderId, PROVIDERS, type ProviderId } from '../contracts.ts';
 import type { AuditAction, GatewayDatabase, MembershipStatus } from '../db/schema.ts';
 import { formatUsd, MAX_ALLOCATION_USD as MAX_USD } from '../money.ts';
@@ -359,7 +359,12 @@ export async function setAllocation(
       .onConflict((oc) =>
         oc
           .columns(['project_id', 'provider'])
-          .doUpdateSet({ allocated_micros: allocatedMicros, updated_at: updatedAt }),
+          // A new alert epoch: the thresholds of budget alerts may fire again for this allocation.
+          .doUpdateSet({
+            allocated_micros: allocatedMicros,
+            updated_at: updatedAt,
+            alert_epoch: sql<number>`allocations.alert_epoch + 1`,
+          }),
       )
       .execute();
     const was = before ? formatUsd(Number(before.allocated_micros)) : 'none';

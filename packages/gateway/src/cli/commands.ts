@@ -23,6 +23,7 @@ import type { GatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { formatUsd } from '../money.ts';
 import { ADMIN_KEY_COMMANDS } from './admin-key-commands.ts';
+import { ALERT_COMMANDS } from './alert-commands.ts';
 import { LIST_COMMANDS, table } from './list-commands.ts';
 import type { Invocation } from './spec.ts';
 
@@ -84,6 +85,7 @@ const membership =
 export const COMMANDS: Readonly<Record<string, Handler>> = {
   ...LIST_COMMANDS,
   ...ADMIN_KEY_COMMANDS,
+  ...ALERT_COMMANDS,
   'users add': async ({ database, print }, args) => {
     const user = await addUser(database.db, {
       email: text(args, 'email'),

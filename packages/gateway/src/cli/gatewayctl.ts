@@ -35,6 +35,8 @@ function parse(argv: readonly string[]) {
         rpm: { type: 'string' },
         tpm: { type: 'string' },
         concurrency: { type: 'string' },
+        thresholds: { type: 'string' },
+        webhook: { type: 'string' },
       },
     });
   } catch (error) {

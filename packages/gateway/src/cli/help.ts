@@ -20,6 +20,10 @@ Usage:
   gatewayctl admin-keys create --description TEXT [--scopes read,write] [--ttl 30d]
   gatewayctl admin-keys list [--json]
   gatewayctl admin-keys revoke ID
+  gatewayctl alerts set SLUG [--thresholds 50,80,100] [--webhook URL|none]
+  gatewayctl alerts show SLUG [--json]
+  gatewayctl alerts rotate-secret SLUG
+  gatewayctl alerts dismiss SLUG
 
 Providers: developer, cloud_a, cloud_b, cloud_c. CIDRS: comma-separated IPv4/IPv6 ranges.
 Limits: "project" limits the project as a whole, "token" each of its tokens; --rpm requests
@@ -32,10 +36,14 @@ Admin keys are the credentials of the admin API (/admin/v1): scope read (GET rou
 write (every other route; default: read), lifetime GATEWAY_ADMIN_KEY_TTL (default 30d, at most
 GATEWAY_ADMIN_KEY_MAX_TTL); "admin-keys create" prints only the key (shown once, stored hashed);
 a revoked key is refused from its next request on.
+Budget alerts: when a bucket's spend reaches a threshold (percent of its allocation; default
+50,80,100) the gateway logs it, shows it on the project page and POSTs a signed JSON webhook.
+The first --webhook prints a signing secret once; "alerts rotate-secret" prints a new one.
+"alerts dismiss" hides the current alerts from the project page.
 
 Configuration is read like the server's: GATEWAY_DATABASE_URL, GATEWAY_DATABASE_SCHEMA,
 GATEWAY_DATA_DIR, GATEWAY_SIGNING_KEY_PATH, GATEWAY_TOKEN_TTL, GATEWAY_TOKEN_MAX_TTL,
-GATEWAY_ADMIN_KEY_TTL, GATEWAY_ADMIN_KEY_MAX_TTL.
+GATEWAY_ADMIN_KEY_TTL, GATEWAY_ADMIN_KEY_MAX_TTL, GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP.
 Every command names the database it uses on stderr. Where the gateway has no database yet
 (no SQLite file, no schema) a command refuses, unless given --create: then it creates one.
 

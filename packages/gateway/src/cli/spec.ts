@@ -32,6 +32,10 @@ export const SPECS: Readonly<Record<string, CommandSpec>> = {
   'admin-keys create': { args: [], required: ['description'], optional: ['scopes', 'ttl'] },
   'admin-keys list': { args: [], flags: ['json'] },
   'admin-keys revoke': { args: ['ID'] },
+  'alerts set': { args: ['SLUG'], optional: ['thresholds', 'webhook'] },
+  'alerts show': { args: ['SLUG'], flags: ['json'] },
+  'alerts rotate-secret': { args: ['SLUG'] },
+  'alerts dismiss': { args: ['SLUG'] },
 };
 
 export class UsageError extends Error {}
@@ -64,6 +68,8 @@ export function validate(
     const value = options[name];
     if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`missing --${name}`);
   }
+  if (command === 'alerts set' && options.thresholds === undefined && options.webhook === undefined)
+    throw new UsageError(`'alerts set' needs --thresholds and/or --webhook`);
   const args = Object.fromEntries(spec.args.map((name, i) => [name, rest[i] ?? '']));
   for (const name of ['rpm', 'tpm', 'concurrency']) {
     const value = options[name];

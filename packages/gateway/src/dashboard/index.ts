@@ -21,6 +21,7 @@ import { createOidcClient, type CustomFetch, mayUseHttp, type OidcSettings } fro
 import { activityRoutes } from './routes/activity.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { authRoutes } from './routes/auth.ts';
+import { alertRoutes } from './routes/alerts.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import {
@@ -53,6 +54,7 @@ export interface DashboardDeps {
   };
   /** Shared by the gateway's instances: the token-generation limit counts across all of them. */
   readonly redis?: Redis;
+  readonly alertWebhooks: DashboardContext['alertWebhooks'];
 }
 
 /** Paths served without a session (relative to /dashboard). */
@@ -100,6 +102,7 @@ export function dashboardRoutes(deps: DashboardDeps): FastifyPluginAsync {
     secureCookies: deps.secureCookies,
     tokensPerMinute: deps.config.tokensPerMinute,
     sessionMaxAgeMs,
+    alertWebhooks: deps.alertWebhooks,
     ...(deps.redis ? { redis: deps.redis } : {}),
   };
   return async (app) => {
@@ -116,6 +119,7 @@ export function dashboardRoutes(deps: DashboardDeps): FastifyPluginAsync {
         });
         authRoutes(scope, ctx);
         projectRoutes(scope, ctx);
+        alertRoutes(scope, ctx);
         tokenRoutes(scope, ctx);
         adminRoutes(scope, ctx);
         activityRoutes(scope, ctx);

@@ -36,6 +36,8 @@ export async function startDashboardApp(
     engine?: Engine;
     dashboard?: Record<string, unknown>;
     access?: Record<string, unknown>;
+    /** Budget alert settings (section `alerts`). */
+    alerts?: Record<string, unknown>;
     /** Upstreams answered by this simulator (chat calls that cost money). */
     simulator?: Simulator;
     redis?: Redis;
@@ -54,6 +56,7 @@ export async function startDashboardApp(
         ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
         access: { demoSeed: false, ...options.access },
         dashboard: { devIdp: 'on', ...options.dashboard },
+        ...(options.alerts ? { alerts: options.alerts } : {}),
       },
     },
   );

@@ -42,6 +42,8 @@ export interface AllocationsTable {
   /** Held by the instances' budget leases (and open reservations of pre-lease gateways). */
   reserved_micros: Generated<number>;
   updated_at: string;
+  /** Incremented each time the allocation is set: budget alerts fire once per threshold and epoch. */
+  alert_epoch: Generated<number>;
 }
 
 export interface AccessTokensTable {
@@ -153,7 +155,10 @@ export type AuditAction =
   | 'token.revoke'
   | 'limits.set'
   | 'admin_key.create'
-  | 'admin_key.revoke';
+  | 'admin_key.revoke'
+  | 'alerts.set'
+  | 'alerts.rotate_secret'
+  | 'alerts.dismiss';
 
 /** One account change: who (a user, an admin key, or the operator's gatewayctl), when, what. */
 export interface AuditEventsTable {
@@ -209,6 +214,42 @@ export interface AdminKeysTable {
   revoked_at: string | null;
 }
 
+/** A project's budget alert settings; without a row the default thresholds and no webhook. */
+export interface AlertSettingsTable {
+  project_id: number;
+  /** JSON array of whole percentages of the allocation, ascending. */
+  thresholds: string;
+  webhook_url: string | null;
+  /** HMAC-SHA256 key of the webhook signatures; kept in clear because the gateway signs with it. */
+  webhook_secret: string | null;
+  updated_at: string;
+}
+
+/** `none`: no webhook was set when the threshold was crossed. */
+export type AlertDelivery = 'pending' | 'delivered' | 'failed' | 'none';
+
+/** One threshold crossed by one bucket in one allocation epoch. */
+export interface BudgetAlertsTable {
+  id: Generated<number>;
+  /** The payload's `id` and the idempotency key of every delivery attempt. */
+  alert_key: string;
+  project_id: number;
+  provider: string;
+  threshold: number;
+  epoch: number;
+  allocated_micros: number;
+  spent_micros: number;
+  crossed_at: string;
+  delivery: AlertDelivery;
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  /** An instance sending this alert holds it until then. */
+  lease_until: string | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  dismissed_at: string | null;
+}
+
 export interface GatewayDatabase {
   users: UsersTable;
   projects: ProjectsTable;
@@ -223,4 +264,6 @@ export interface GatewayDatabase {
   audit_events: AuditEventsTable;
   budget_leases: BudgetLeasesTable;
   admin_keys: AdminKeysTable;
+  alert_settings: AlertSettingsTable;
+  budget_alerts: BudgetAlertsTable;
 }

@@ -27,7 +27,10 @@ import {
   type Viewer,
   viewerOf,
 } from '../context.ts';
+import { activeAlerts } from '../../alerts/active.ts';
+import { alertSettings } from '../../alerts/settings.ts';
 import { bucketUsage, dailySpend, tokenUsage } from '../usage-data.ts';
+import type { AlertFormState } from '../views/alerts.ts';
 import type { IpAllowState } from '../views/admin.ts';
 import { CONFIRM } from '../views/confirm.ts';
 import { projectTrail } from '../views/layout.ts';
@@ -78,17 +81,20 @@ export async function sendProjectPage(
     view: ProjectView;
     ipAllow?: Omit<IpAllowState, 'current'>;
     allocation?: AllocationState;
+    alertForm?: AlertFormState;
     status?: number;
   },
 ): Promise<FastifyReply> {
   const viewer = requireViewer(request);
   const { view } = input;
-  const [members, buckets, days, tokens, project] = await Promise.all([
+  const [members, buckets, days, tokens, project, active, alertSetup] = await Promise.all([
     view.canAdminister ? membersOf(ctx.db, view.id) : Promise.resolve(undefined),
     bucketUsage(ctx.db, ctx.ledger, view.id),
     dailySpend(ctx.db, { projectId: view.id }, CHART_DAYS),
     tokenUsage(ctx.db, view.id, view.canAdminister ? {} : { userId: viewer.user.id }),
     ctx.db.selectFrom('projects').select('ip_allow').where('id', '=', view.id).executeTakeFirstOrThrow(),
+    activeAlerts(ctx.db, view.id),
+    view.canAdminister ? alertSettings(ctx.db, view.slug) : Promise.resolve(undefined),
   ]);
   const body = projectPage(chromeOf(request, reply), {
     view,
@@ -97,6 +103,11 @@ export async function sendProjectPage(
     usage: { buckets, days, tokens, allTokens: view.canAdminister },
     ipAllow: { current: JSON.parse(project.ip_allow) as string[], ...input.ipAllow },
     ...(input.allocation ? { allocation: input.allocation } : {}),
+    alerts: {
+      active,
+      ...(alertSetup ? { settings: alertSetup } : {}),
+      ...(input.alertForm ? { form: input.alertForm } : {}),
+    },
   });
   return html(reply.code(input.status ?? 200), body);
 }

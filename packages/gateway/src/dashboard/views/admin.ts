@@ -57,6 +57,9 @@ const ACTION_TEXT: Record<AuditAction, string> = {
   'user.create': 'user created',
   'admin_key.create': 'admin key created',
   'admin_key.revoke': 'admin key revoked',
+  'alerts.set': 'budget alerts set',
+  'alerts.rotate_secret': 'webhook secret rotated',
+  'alerts.dismiss': 'budget alert dismissed',
 };
 
 /** How the trail marks who is not a signed-in user. */

@@ -4,6 +4,9 @@ import type { MemberRow, ProjectMembership, ProjectView } from '../../access/dir
 import type { MembershipStatus } from '../../db/schema.ts';
 import { type Html, html } from '@app/http-kit';
 import { type IpAllowState, ipAllowSection } from './admin.ts';
+import { type AlertFormState, alertBanner, alertSettingsSection } from './alerts.ts';
+import type { ActiveAlert } from '../../alerts/active.ts';
+import type { AlertSettings } from '../../alerts/settings.ts';
 import { confirmPage } from './confirm.ts';
 import { type Chrome, csrfField, fieldProblem, formatDate, page } from './layout.ts';
 import { type ProjectUsage, usageSection } from './usage.ts';
@@ -223,6 +226,8 @@ export function projectPage(
     usage: ProjectUsage;
     ipAllow: IpAllowState;
     allocation?: AllocationState;
+    /** Budget alerts: the banner's for everyone who sees the page, the settings for project admins. */
+    alerts: { active: readonly ActiveAlert[]; settings?: AlertSettings; form?: AlertFormState };
   },
 ): string {
   const { view } = input;
@@ -230,7 +235,8 @@ export function projectPage(
   return page(
     `Project ${view.slug}`,
     { ...chrome, trail: [{ href: '/dashboard', label: 'Projects' }] },
-    html`<p>Your status: <strong>${status}</strong></p>
+    html`${alertBanner(chrome, view.slug, input.alerts.active, view.canAdminister)}
+      <p>Your status: <strong>${status}</strong></p>
       <nav aria-label="Project">
         <ul class="actions">
           <li><a class="button" href="/dashboard/projects/${view.slug}/tokens">Personal access tokens</a></li>
@@ -249,6 +255,11 @@ export function projectPage(
               <h2 id="allocate">Set an allocation</h2>
               ${allocationForm(chrome, view.slug, input.allocation)}
             </section>`
+          : ''
+      }
+      ${
+        input.alerts.settings
+          ? alertSettingsSection(chrome, view.slug, input.alerts.settings, input.alerts.form)
           : ''
       }
       ${ipAllowSection(chrome, view.slug, input.ipAllow, input.isGatewayAdmin)}
