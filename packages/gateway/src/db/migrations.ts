@@ -305,6 +305,23 @@ const usageSession: Migration = {
   },
 };
 
+/**
+ * A caller's own spend (GET /v1/account/usage, polled by scripts) is read by user, project and
+ * time; usage_project_time would make it walk every member's rows of the period.
+ */
+const usageUserIndex: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createIndex('usage_user_time')
+      .on('usage')
+      .columns(['user_id', 'project_id', 'created_at'])
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropIndex('usage_user_time').execute();
+  },
+};
+
 /** Every schema change of the gateway, in order. Never edit one that has shipped. */
 export const gatewayMigrations: Record<string, Migration> = {
   '0001_access': access0001,
@@ -314,4 +331,5 @@ export const gatewayMigrations: Record<string, Migration> = {
   '0005_budget_leases': budgetLeases,
   '0006_admin_keys': adminKeys,
   '0007_usage_session': usageSession,
+  '0010_usage_user_index': usageUserIndex,
 };
