@@ -6,6 +6,10 @@
  * checks its arguments before it loads anything heavy.
  */
 
+/** How a usage report can be grouped (gatewayctl usage --by); here, so the CLI checks it unloaded. */
+export const USAGE_GROUPINGS = ['day', 'model', 'token', 'user'] as const;
+export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
+
 /** A bound that is not a date or timestamp, or a period that ends before it starts. */
 export class PeriodError extends Error {}
 

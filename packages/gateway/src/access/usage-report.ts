@@ -5,10 +5,9 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { GatewayDatabase } from '../db/schema.ts';
-import type { Period } from './usage-period.ts';
+import type { Period, UsageGrouping } from './usage-period.ts';
 
-export const USAGE_GROUPINGS = ['day', 'model', 'token', 'user'] as const;
-export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
+export type { UsageGrouping } from './usage-period.ts';
 
 export interface UsageFilter extends Period {
   readonly projectId: number;
@@ -47,26 +46,31 @@ export function usageQuery(
   groups: readonly UsageGrouping[],
 ) {
   const by = new Set(groups);
-  return db
-    .selectFrom('usage')
-    .select([
-      sql<number | string>`count(*)`.as('requests'),
-      sql<number | string>`coalesce(sum(prompt_tokens), 0)`.as('input_tokens'),
-      sql<number | string>`coalesce(sum(cached_tokens), 0)`.as('cached_tokens'),
-      sql<number | string>`coalesce(sum(completion_tokens), 0)`.as('output_tokens'),
-      sql<number | string>`coalesce(sum(cost_micros), 0)`.as('cost_micros'),
-    ])
-    .$if(filter.userId !== undefined, (q) => q.where('user_id', '=', filter.userId ?? 0))
-    .where('project_id', '=', filter.projectId)
-    .$if(filter.tokenJti !== undefined, (q) => q.where('token_jti', '=', filter.tokenJti ?? ''))
-    .$if(filter.since !== undefined, (q) => q.where('created_at', '>=', filter.since ?? ''))
-    .$if(filter.until !== undefined, (q) => q.where('created_at', '<', filter.until ?? ''))
-    .$if(by.has('day'), (q) => q.select(DAY.as('day')).groupBy(DAY).orderBy(DAY))
-    .$if(by.has('model'), (q) =>
-      q.select(['provider', 'model']).groupBy(['provider', 'model']).orderBy('provider').orderBy('model'),
-    )
-    .$if(by.has('user'), (q) => q.select('user_id').groupBy('user_id').orderBy('user_id'))
-    .$if(by.has('token'), (q) => q.select('token_jti').groupBy('token_jti').orderBy('token_jti'));
+  return (
+    db
+      .selectFrom('usage')
+      .select([
+        sql<number | string>`count(*)`.as('requests'),
+        sql<number | string>`coalesce(sum(prompt_tokens), 0)`.as('input_tokens'),
+        sql<number | string>`coalesce(sum(cached_tokens), 0)`.as('cached_tokens'),
+        sql<number | string>`coalesce(sum(completion_tokens), 0)`.as('output_tokens'),
+        sql<number | string>`coalesce(sum(cost_micros), 0)`.as('cost_micros'),
+      ])
+      .$if(filter.userId !== undefined, (q) => q.where('user_id', '=', filter.userId ?? 0))
+      .where('project_id', '=', filter.projectId)
+      .$if(filter.tokenJti !== undefined, (q) => q.where('token_jti', '=', filter.tokenJti ?? ''))
+      .$if(filter.since !== undefined, (q) => q.where('created_at', '>=', filter.since ?? ''))
+      .$if(filter.until !== undefined, (q) => q.where('created_at', '<', filter.until ?? ''))
+      .$if(by.has('day'), (q) => q.select(DAY.as('day')).groupBy(DAY).orderBy(DAY))
+      .$if(by.has('model'), (q) =>
+        q.select(['provider', 'model']).groupBy(['provider', 'model']).orderBy('provider').orderBy('model'),
+      )
+      // A token belongs to one user: grouping by token keeps its user for the report to name.
+      .$if(by.has('user') || by.has('token'), (q) =>
+        q.select('user_id').groupBy('user_id').orderBy('user_id'),
+      )
+      .$if(by.has('token'), (q) => q.select('token_jti').groupBy('token_jti').orderBy('token_jti'))
+  );
 }
 
 const count = (value: number | string | bigint | null | undefined): number => Number(value ?? 0);

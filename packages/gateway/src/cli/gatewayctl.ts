@@ -35,6 +35,10 @@ function parse(argv: readonly string[]) {
         rpm: { type: 'string' },
         tpm: { type: 'string' },
         concurrency: { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        by: { type: 'string' },
+        csv: { type: 'boolean' },
       },
     });
   } catch (error) {
