@@ -27,7 +27,9 @@ const bound = (what: string) =>
 
 export const UsageQuerySchema = Type.Object({
   since: Type.Optional(
-    bound(`Start, inclusive (default: ${DEFAULT_USAGE_DAYS - 1} days before today, 00:00 UTC)`),
+    bound(
+      `Start, inclusive (default: the ${DEFAULT_USAGE_DAYS} days up to until, its day included, from 00:00 UTC)`,
+    ),
   ),
   until: Type.Optional(bound('End, exclusive; a date includes that whole day (default: now)')),
   token: Type.Optional(
@@ -79,8 +81,9 @@ function requestedPeriod(query: Query, now: number): { since: string; until: str
   try {
     const asked = parsePeriod(query);
     const untilMs = asked.untilMs ?? now;
-    const today = now - (now % DAY_MS);
-    const sinceMs = asked.sinceMs ?? Math.min(untilMs, today - (DEFAULT_USAGE_DAYS - 1) * DAY_MS);
+    // The last day of the period is the one `until` falls in (a date's own day: its end is excluded).
+    const lastDay = untilMs - 1 - ((untilMs - 1) % DAY_MS);
+    const sinceMs = asked.sinceMs ?? lastDay - (DEFAULT_USAGE_DAYS - 1) * DAY_MS;
     if (sinceMs > untilMs) throw new PeriodError(`since (${query.since}) is after until (now)`);
     if (untilMs - sinceMs > MAX_USAGE_DAYS * DAY_MS)
       throw new PeriodError(`the period is longer than ${MAX_USAGE_DAYS} days; ask for it in parts`);
@@ -103,7 +106,7 @@ export function registerAccountUsage(
         tags: ['account'],
         summary: "The caller's own spend in the token's project, per day and model",
         description:
-          "Counts the requests of the token's user in the token's project (every token of theirs, or only the one sent with `token=current`), never other members'. Default period: the last 30 days (today included); at most 366 days. Amounts are US dollars.",
+          "Counts the requests of the token's user in the token's project (every token of theirs, or only the one sent with `token=current`), never other members'. Default period: the last 30 days (today included), or the 30 days up to `until`; at most 366 days. Amounts are US dollars.",
         security: [{ bearerAuth: [] }],
         querystring: UsageQuerySchema,
         response: { 200: AccountUsageSchema, ...errorResponses(AUTHENTICATED_ROUTE_ERRORS) },

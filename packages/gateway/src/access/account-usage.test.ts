@@ -169,6 +169,15 @@ for (const { engine, skip } of testEngines()) {
         body.data.map((entry) => [entry.day, entry.requests, entry.cost]),
         [['2026-01-10', 1, 0.0005]],
       );
+      const upTo = await ok('?until=2026-01-10');
+      assert.equal(upTo.since, '2025-12-12T00:00:00.000Z', 'the 30 days up to until, its day included');
+      assert.deepEqual(
+        upTo.data.map((entry) => [entry.day, entry.requests]),
+        [
+          ['2026-01-09', 1],
+          ['2026-01-10', 2],
+        ],
+      );
       const current = await ok('?since=2026-01-10&until=2026-01-11&token=current');
       assert.equal(current.token, alice.principal.tokenId);
       assert.deepEqual(
