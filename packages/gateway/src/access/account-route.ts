@@ -1,7 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import { type AccessControl, type Ledger, PROVIDERS } from '../contracts.ts';
+import type { GatewayDatabase } from '../db/schema.ts';
 import { AUTHENTICATED_ROUTE_ERRORS, errorResponses } from '../openapi-errors.ts';
+import { registerAccountUsage } from './account-usage-route.ts';
 
 const Usd = (description: string) => Type.Number({ description: `${description}, US dollars` });
 
@@ -26,9 +29,17 @@ export const AccountSchema = Type.Object({
 
 const usd = (micros: number) => micros / 1_000_000;
 
-/** GET /v1/account: who the token belongs to and what is left in each bucket. */
-export function accountRoutes(deps: { control: AccessControl; ledger: Ledger }): FastifyPluginAsync {
+/**
+ * GET /v1/account: who the token belongs to and what is left in each bucket; GET
+ * /v1/account/usage: what the caller spent.
+ */
+export function accountRoutes(deps: {
+  control: AccessControl;
+  ledger: Ledger;
+  db: Kysely<GatewayDatabase>;
+}): FastifyPluginAsync {
   return async (app) => {
+    registerAccountUsage(app, deps);
     app.get(
       '/v1/account',
       {

@@ -23,7 +23,7 @@ export interface AccessDeps {
 export interface Access {
   readonly control: AccessControl;
   readonly ledger: Ledger;
-  /** Routes of the access area (GET /v1/account). */
+  /** Routes of the access area (GET /v1/account, GET /v1/account/usage). */
   readonly routes: FastifyPluginAsync;
   /** The admin API's check of every request: IP allowlists, admin key, scope. */
   readonly authenticateAdmin: AuthenticateAdmin;
@@ -76,7 +76,7 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   return {
     control,
     ledger,
-    routes: accountRoutes({ control, ledger }),
+    routes: accountRoutes({ control, ledger, db }),
     authenticateAdmin: createAdminAuthentication({ db, config: deps.config, log: deps.log }),
     tokens: {
       keys,

@@ -9,7 +9,6 @@ import {
   issueToken,
   type LimitChange,
   projectRateLimits,
-  projectUsage,
   requestMembership,
   revokeMembership,
   revokeToken,
@@ -24,8 +23,9 @@ import type { GatewayDatabase } from '../db/schema.ts';
 import { formatUsd } from '../money.ts';
 import { ADMIN_KEY_COMMANDS } from './admin-key-commands.ts';
 import { ALERT_COMMANDS } from './alert-commands.ts';
-import { LIST_COMMANDS, table } from './list-commands.ts';
+import { LIST_COMMANDS } from './list-commands.ts';
 import type { Invocation } from './spec.ts';
+import { usageCommand } from './usage-command.ts';
 
 export interface Context {
   readonly config: GatewayConfig;
@@ -169,29 +169,5 @@ export const COMMANDS: Readonly<Record<string, Handler>> = {
     await announce(context, `token ${result.jti}`);
     context.print(`revoked token ${result.jti} at ${result.revokedAt}`);
   },
-  usage: async ({ database, print }, args) => {
-    const buckets = await projectUsage(database.db, arg(args, 'SLUG'));
-    if (buckets.length === 0) return print('no allocations');
-    const rows = buckets.map((b) => [
-      b.provider,
-      formatUsd(b.allocatedMicros),
-      formatUsd(b.spentMicros),
-      formatUsd(b.reservedMicros),
-      formatUsd(Math.max(0, b.allocatedMicros - b.spentMicros - b.reservedMicros)),
-      String(b.requests),
-      String(b.promptTokens),
-      String(b.completionTokens),
-    ]);
-    const header = [
-      'PROVIDER',
-      'ALLOCATED',
-      'SPENT',
-      'RESERVED',
-      'REMAINING',
-      'REQUESTS',
-      'TOKENS IN',
-      'TOKENS OUT',
-    ];
-    for (const line of table([header, ...rows])) print(line);
-  },
+  usage: usageCommand,
 };

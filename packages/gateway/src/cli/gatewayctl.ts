@@ -37,6 +37,10 @@ function parse(argv: readonly string[]) {
         concurrency: { type: 'string' },
         thresholds: { type: 'string' },
         webhook: { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        by: { type: 'string' },
+        csv: { type: 'boolean' },
       },
     });
   } catch (error) {

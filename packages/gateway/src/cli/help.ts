@@ -16,7 +16,7 @@ Usage:
   gatewayctl tokens issue --email E --project SLUG [--ttl 30m|12h|7d] [--description TEXT]
   gatewayctl tokens list [--email E] [--project SLUG] [--json]
   gatewayctl tokens revoke JTI
-  gatewayctl usage SLUG
+  gatewayctl usage SLUG [--since DATE] [--until DATE] [--by day|model|token|user] [--csv]
   gatewayctl admin-keys create --description TEXT [--scopes read,write] [--ttl 30d]
   gatewayctl admin-keys list [--json]
   gatewayctl admin-keys revoke ID
@@ -32,6 +32,10 @@ an option left out keeps its value. Changes reach every gateway instance within 
 The list commands print a table, or with --json one JSON array for scripts; "tokens list"
 without --email or --project lists every token (never the token itself, only its id).
 "tokens issue" prints only the token (shown once; the gateway stores only its id).
+"usage SLUG" prints each provider bucket's allocation and spend; with --since, --until or --by
+it prints the spend of the period (default: all of it) per day (the default), provider and
+model, token or user. DATE: a UTC date YYYY-MM-DD (as --until: that whole day included) or an
+ISO timestamp (as --until: excluded). --csv prints CSV with a header row instead of a table.
 Admin keys are the credentials of the admin API (/admin/v1): scope read (GET routes) and/or
 write (every other route; default: read), lifetime GATEWAY_ADMIN_KEY_TTL (default 30d, at most
 GATEWAY_ADMIN_KEY_MAX_TTL); "admin-keys create" prints only the key (shown once, stored hashed);

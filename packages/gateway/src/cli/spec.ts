@@ -2,6 +2,7 @@
  * What each subcommand accepts, checked before anything heavy is loaded or the database is
  * opened: wrong usage is answered at once, and handlers receive complete arguments.
  */
+import { PeriodError, parsePeriod, USAGE_GROUPINGS } from '../access/usage-period.ts';
 import { MAX_ALLOCATION_USD } from '../money.ts';
 
 export interface CommandSpec {
@@ -28,7 +29,7 @@ export const SPECS: Readonly<Record<string, CommandSpec>> = {
   'tokens issue': { args: [], required: ['email', 'project'], optional: ['ttl', 'description'] },
   'tokens list': { args: [], optional: ['email', 'project'], flags: ['json'] },
   'tokens revoke': { args: ['JTI'] },
-  usage: { args: ['SLUG'] },
+  usage: { args: ['SLUG'], optional: ['since', 'until', 'by'], flags: ['csv'] },
   'admin-keys create': { args: [], required: ['description'], optional: ['scopes', 'ttl'] },
   'admin-keys list': { args: [], flags: ['json'] },
   'admin-keys revoke': { args: ['ID'] },
@@ -85,5 +86,20 @@ export function validate(
     throw new UsageError(
       `USD must be an amount in US dollars from 0 to ${MAX_ALLOCATION_USD}, such as 25 or 12.50; got '${args.USD}'`,
     );
+  if (command === 'usage') checkUsageOptions(options);
   return { command, args, options };
+}
+
+/** `usage --since/--until/--by`: a real period and a known grouping. */
+function checkUsageOptions(options: Readonly<Record<string, string | boolean | undefined>>): void {
+  const text = (name: string) => (typeof options[name] === 'string' ? options[name] : undefined);
+  try {
+    parsePeriod({ since: text('since'), until: text('until') }, '--');
+  } catch (error) {
+    if (error instanceof PeriodError) throw new UsageError(error.message);
+    throw error;
+  }
+  const by = text('by');
+  if (by !== undefined && !(USAGE_GROUPINGS as readonly string[]).includes(by))
+    throw new UsageError(`--by must be one of ${USAGE_GROUPINGS.join(', ')}, got '${by}'`);
 }

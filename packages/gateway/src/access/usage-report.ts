@@ -1,0 +1,111 @@
+/**
+ * Spend read from the usage ledger (one row per request that reserved budget), grouped for
+ * gatewayctl usage --by and GET /v1/account/usage. One aggregate query: a caller polling its own
+ * spend is served by the usage_project_user_time index (project, user, time; migration 0008),
+ * a project report by usage_project_time.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { GatewayDatabase } from '../db/schema.ts';
+import type { Period, UsageGrouping } from './usage-period.ts';
+
+export type { UsageGrouping } from './usage-period.ts';
+
+export interface UsageFilter extends Period {
+  readonly projectId: number;
+  /** Only this user's rows (all their tokens). */
+  readonly userId?: number;
+  /** Only this token's rows. */
+  readonly tokenJti?: string;
+}
+
+export interface UsageFigures {
+  readonly requests: number;
+  /** The whole prompt, cached reads included. */
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+  /** Settled cost, USD micro-dollars (open reservations count 0 until they settle). */
+  readonly costMicros: number;
+}
+
+/** One group; only the keys of the requested groupings are set. */
+export interface UsageRow extends UsageFigures {
+  readonly day?: string;
+  readonly provider?: string;
+  readonly model?: string | null;
+  readonly tokenJti?: string;
+  readonly userId?: number;
+}
+
+// created_at is an ISO instant in text on both engines: its first 10 characters are the UTC day.
+const DAY = sql<string>`substr(created_at, 1, 10)`;
+
+/** The aggregate query, exposed so a test can check its plan. */
+export function usageQuery(
+  db: Kysely<GatewayDatabase>,
+  filter: UsageFilter,
+  groups: readonly UsageGrouping[],
+) {
+  const by = new Set(groups);
+  return (
+    db
+      .selectFrom('usage')
+      .select([
+        sql<number | string>`count(*)`.as('requests'),
+        sql<number | string>`coalesce(sum(prompt_tokens), 0)`.as('input_tokens'),
+        sql<number | string>`coalesce(sum(cached_tokens), 0)`.as('cached_tokens'),
+        sql<number | string>`coalesce(sum(completion_tokens), 0)`.as('output_tokens'),
+        sql<number | string>`coalesce(sum(cost_micros), 0)`.as('cost_micros'),
+      ])
+      .$if(filter.userId !== undefined, (q) => q.where('user_id', '=', filter.userId ?? 0))
+      .where('project_id', '=', filter.projectId)
+      .$if(filter.tokenJti !== undefined, (q) => q.where('token_jti', '=', filter.tokenJti ?? ''))
+      .$if(filter.since !== undefined, (q) => q.where('created_at', '>=', filter.since ?? ''))
+      .$if(filter.until !== undefined, (q) => q.where('created_at', '<', filter.until ?? ''))
+      .$if(by.has('day'), (q) => q.select(DAY.as('day')).groupBy(DAY).orderBy(DAY))
+      .$if(by.has('model'), (q) =>
+        q.select(['provider', 'model']).groupBy(['provider', 'model']).orderBy('provider').orderBy('model'),
+      )
+      // A token belongs to one user: grouping by token keeps its user for the report to name.
+      .$if(by.has('user') || by.has('token'), (q) =>
+        q.select('user_id').groupBy('user_id').orderBy('user_id'),
+      )
+      .$if(by.has('token'), (q) => q.select('token_jti').groupBy('token_jti').orderBy('token_jti'))
+  );
+}
+
+const count = (value: number | string | bigint | null | undefined): number => Number(value ?? 0);
+
+/** The groups of `filter`'s rows, ordered by their keys; without groupings, one total row. */
+export async function usageRows(
+  db: Kysely<GatewayDatabase>,
+  filter: UsageFilter,
+  groups: readonly UsageGrouping[],
+): Promise<UsageRow[]> {
+  const rows = await usageQuery(db, filter, groups).execute();
+  return rows
+    .filter((row) => groups.length > 0 || count(row.requests) > 0)
+    .map((row) => ({
+      ...(row.day === undefined ? {} : { day: row.day }),
+      ...(row.provider === undefined ? {} : { provider: row.provider, model: row.model ?? null }),
+      ...(row.token_jti === undefined ? {} : { tokenJti: row.token_jti }),
+      ...(row.user_id === undefined ? {} : { userId: count(row.user_id) }),
+      requests: count(row.requests),
+      inputTokens: count(row.input_tokens),
+      cachedInputTokens: count(row.cached_tokens),
+      outputTokens: count(row.output_tokens),
+      costMicros: count(row.cost_micros),
+    }));
+}
+
+/** The sum of rows' figures. */
+export function totalOf(rows: readonly UsageFigures[]): UsageFigures {
+  const sum = (pick: (row: UsageFigures) => number) => rows.reduce((total, row) => total + pick(row), 0);
+  return {
+    requests: sum((r) => r.requests),
+    inputTokens: sum((r) => r.inputTokens),
+    cachedInputTokens: sum((r) => r.cachedInputTokens),
+    outputTokens: sum((r) => r.outputTokens),
+    costMicros: sum((r) => r.costMicros),
+  };
+}
