@@ -20,6 +20,7 @@ import { type Static, Type } from 'typebox';
 import { ACCESS_ENV, AccessConfigSchema, accessConfigProblems } from './access/config.ts';
 import { COMPRESSION_ENV, CompressionConfigSchema } from './compression/config.ts';
 import { DASHBOARD_ENV, DashboardConfigSchema, dashboardConfigProblems } from './dashboard/config.ts';
+import { METRICS_ENV, MetricsConfigSchema } from './metrics/config.ts';
 import { ROUTING_ENV, RoutingConfigSchema } from './routing/config.ts';
 import { UPSTREAM_ENV, UpstreamConfigSchema } from './upstream/config.ts';
 
@@ -98,6 +99,7 @@ export const GatewayConfigSchema = Type.Object(
     upstream: UpstreamConfigSchema,
     dashboard: DashboardConfigSchema,
     compression: CompressionConfigSchema,
+    metrics: MetricsConfigSchema,
   },
   { additionalProperties: false },
 );
@@ -129,6 +131,7 @@ export const GATEWAY_ENV: EnvMapping = {
   ...prefixed('upstream', UPSTREAM_ENV),
   ...prefixed('dashboard', DASHBOARD_ENV),
   ...prefixed('compression', COMPRESSION_ENV),
+  ...prefixed('metrics', METRICS_ENV),
 };
 
 /**

@@ -41,6 +41,8 @@ export interface ChatTestOptions {
   readonly shedding?: Record<string, unknown>;
   /** Prompt compression settings (default: the configuration's). */
   readonly compression?: Record<string, unknown>;
+  /** Settings of the gateway's own /metrics series (default: the configuration's). */
+  readonly metrics?: Record<string, unknown>;
   /** Replaces the bundled simulated upstreams: every provider at `baseUrl` with this timeout. */
   readonly endpoint?: {
     readonly baseUrl?: string;
@@ -134,6 +136,7 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
         ...(options.shedding ? { shedding: options.shedding } : {}),
         ...(options.dashboard ? { dashboard: options.dashboard } : {}),
         ...(options.compression ? { compression: options.compression } : {}),
+        ...(options.metrics ? { metrics: options.metrics } : {}),
       },
     },
   );
