@@ -10,7 +10,7 @@ import type { AttemptRecord, CallContext } from '../pipeline/call-context.ts';
 import { failureKindLabel, type ProjectLabels } from './labels.ts';
 
 /** LLM calls take from a fraction of a second to minutes (long reasoning, slow tiers). */
-const LATENCY_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120, 300];
+const LATENCY_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
 type Child = ReturnType<Counter<string>['labels']>;
 type Timer = ReturnType<Histogram<string>['labels']>;

@@ -25,7 +25,7 @@ export interface GatewayMetricsDeps {
 export const timedRoute = (route: string): boolean => route.startsWith('/v1');
 
 /** HTTP durations of an API answer, seconds: from a rejection in a millisecond to a long stream. */
-export const HTTP_DURATION_BUCKETS = [0.005, 0.025, 0.1, 0.5, 2.5, 10, 60, 300];
+export const HTTP_DURATION_BUCKETS = [0.01, 0.05, 0.25, 1, 5, 30, 300];
 
 export function installGatewayMetrics(app: App, deps: GatewayMetricsDeps): void {
   const registry = registryOf(app);

@@ -10,7 +10,10 @@ export type { PromMetrics };
 export async function scrape(app: App): Promise<PromMetrics> {
   const response = await app.inject({ url: '/metrics' });
   if (response.statusCode !== 200) throw new Error(`/metrics answered ${response.statusCode}`);
-  return getMetricsFromIterator(response.body.split('\n')[Symbol.iterator]());
+  // prom2javascript reads no NaN, which Prometheus reads and prom-client writes (`Nan`) for the
+  // event-loop lag gauges before their first sample: those samples are left out.
+  const lines = response.body.split('\n').filter((line) => !/ nan$/i.test(line));
+  return getMetricsFromIterator(lines[Symbol.iterator]());
 }
 
 const matches = (labels: Record<string, string>, wanted: Record<string, string>) =>
