@@ -196,4 +196,17 @@ describe('bucket gauge', () => {
     assert.ok(Math.abs(left('developer') - (10 - charged / 1_000_000)) < 1e-9, `${left('developer')} left`);
     assert.equal(left('cloud_c'), 5);
   });
+
+  test('scrapes within GATEWAY_METRICS_BALANCE_TTL_MS reuse one read of the balances', async (t) => {
+    const app = await gateway(t, answer, { metrics: { balanceTtlMs: 60_000 } });
+    const left = async () =>
+      sample(await scrape(app.app), 'gateway_bucket_remaining_usd', {
+        project: 'apollo',
+        provider: 'developer',
+      });
+    assert.equal(await left(), 10);
+    assert.equal((await chat(app, 'gpt-5.4@developer')).statusCode, 200);
+    await app.settledUsage(1);
+    assert.equal(await left(), 10, 'the read of the first scrape, not a new one');
+  });
 });
