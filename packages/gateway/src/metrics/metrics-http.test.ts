@@ -164,8 +164,9 @@ describe('upstream latency, failures and circuits', () => {
     assert.equal(observations(metrics, 'gateway_upstream_latency_seconds', { provider: 'cloud_c' }), 2);
   });
 
-  test('the circuit gauge shows an endpoint open once its breaker opened', async (t) => {
-    const app = await gateway(t, failWith(503), { routing: { breakerFailures: 1 } });
+  test('the circuit gauge shows an endpoint open once its breaker opened, then half-open', async (t) => {
+    let clock = Date.now();
+    const app = await gateway(t, failWith(503), { routing: { breakerFailures: 1 }, now: () => clock });
     const closed = await scrape(app.app);
     const developer = labelSets(closed, 'gateway_circuit_state').find((labels) =>
       labels.endpoint?.startsWith('developer'),
@@ -181,6 +182,8 @@ describe('upstream latency, failures and circuits', () => {
       states.filter(([, state]) => state !== 0),
       states.filter(([endpoint]) => endpoint === developer.endpoint).map(([endpoint]) => [endpoint, 2]),
     );
+    clock += app.config.routing.breakerCooldownMs;
+    assert.equal(sample(await scrape(app.app), 'gateway_circuit_state', developer), 1, 'read at scrape time');
   });
 });
 
