@@ -13,6 +13,7 @@ import { renderGatewayError } from './error-format.ts';
 import { gatewayErrorFromFramework } from './errors.ts';
 import { createAdmission } from './pipeline/admission.ts';
 import { createRateLimiter } from './limits/index.ts';
+import { HTTP_DURATION_BUCKETS, installGatewayMetrics, timedRoute } from './metrics/index.ts';
 import { decorateCallContext } from './pipeline/call-context.ts';
 import { gatewayRequestLogFields } from './request-log.ts';
 import { createRouting } from './routing/index.ts';
@@ -89,6 +90,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     bodyLimitBytes: config.bodyLimitBytes,
     shedding: config.shedding,
     defaultMetrics: options.defaultMetrics ?? true,
+    httpMetrics: { timedRoute, durationBuckets: HTTP_DURATION_BUCKETS },
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ready: () => database.ping(),
     requestLogFields: tracing ? tracing.logFields(gatewayRequestLogFields) : gatewayRequestLogFields,
@@ -158,6 +160,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       { prefix: ADMIN_API_PREFIX },
     );
     await app.register(routing.routes);
+    installGatewayMetrics(app, {
+      config: config.metrics,
+      models: routing.catalog.models,
+      circuits: routing.circuits,
+      bucketBalances: access.bucketBalances,
+      log: app.log,
+    });
     const anomalies = usageAnomalyCounter(app);
     const limiterErrors = counter(
       app,

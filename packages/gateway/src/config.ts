@@ -21,6 +21,7 @@ import { ACCESS_ENV, AccessConfigSchema, accessConfigProblems } from './access/c
 import { ALERTS_ENV, AlertsConfigSchema } from './alerts/config.ts';
 import { COMPRESSION_ENV, CompressionConfigSchema } from './compression/config.ts';
 import { DASHBOARD_ENV, DashboardConfigSchema, dashboardConfigProblems } from './dashboard/config.ts';
+import { METRICS_ENV, MetricsConfigSchema } from './metrics/config.ts';
 import { ROUTING_ENV, RoutingConfigSchema } from './routing/config.ts';
 import { TELEMETRY_ENV, TelemetryConfigSchema } from './telemetry/config.ts';
 import { UPSTREAM_ENV, UpstreamConfigSchema } from './upstream/config.ts';
@@ -102,6 +103,7 @@ export const GatewayConfigSchema = Type.Object(
     compression: CompressionConfigSchema,
     telemetry: TelemetryConfigSchema,
     alerts: AlertsConfigSchema,
+    metrics: MetricsConfigSchema,
   },
   { additionalProperties: false },
 );
@@ -135,6 +137,7 @@ export const GATEWAY_ENV: EnvMapping = {
   ...prefixed('compression', COMPRESSION_ENV),
   ...prefixed('telemetry', TELEMETRY_ENV),
   ...prefixed('alerts', ALERTS_ENV),
+  ...prefixed('metrics', METRICS_ENV),
 };
 
 /**

@@ -14,7 +14,7 @@ export {
   type RequestLogFields,
   redactUrl,
 } from './logger.ts';
-export { installMetrics, registryOf } from './metrics.ts';
+export { type HttpMetricsOptions, installMetrics, registryOf } from './metrics.ts';
 export type { OpenApiInfo } from './openapi.ts';
 export { listenQuietly, runMain } from './run-main.ts';
 export { type App, createServer, type ServerOptions } from './server.ts';

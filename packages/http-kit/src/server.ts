@@ -18,7 +18,7 @@ import {
   OneLinePerRequest,
   type RequestLogFields,
 } from './logger.ts';
-import { installMetrics } from './metrics.ts';
+import { type HttpMetricsOptions, installMetrics } from './metrics.ts';
 import { installLoadShedding, type SheddingOptions } from './load-shedding.ts';
 import { installOpenApi, type OpenApiInfo } from './openapi.ts';
 import { defaultDrainBounds, type DrainBounds, setDrainBounds } from './oversized-body.ts';
@@ -33,6 +33,8 @@ export interface ServerOptions {
   readonly ready: () => Promise<void>;
   /** Set false in tests that build many apps: process-level default metrics are costly. */
   readonly defaultMetrics?: boolean;
+  /** Which routes the HTTP duration histogram times, and its buckets (metrics.ts). */
+  readonly httpMetrics?: HttpMetricsOptions;
   /** A logger stream, for tests that assert on log output. */
   readonly logStream?: NodeJS.WritableStream;
   /** Fields the service adds to each request's completion log line. */
@@ -89,7 +91,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   if (destination) app.addHook('onClose', async () => destination.flush());
   installErrorHandler(app, options.errors);
   await installOpenApi(app, options.openapi);
-  installMetrics(app, { prefix: options.service, defaultMetrics: options.defaultMetrics ?? true });
+  installMetrics(app, {
+    prefix: options.service,
+    defaultMetrics: options.defaultMetrics ?? true,
+    ...options.httpMetrics,
+  });
   const shedding = options.shedding
     ? await installLoadShedding(instance, options.shedding, options.errors)
     : undefined;

@@ -5,6 +5,7 @@ import { defineErrors } from './errors.ts';
 import type { SheddingOptions } from './load-shedding.ts';
 import type { RequestLogFields } from './logger.ts';
 import type { DrainBounds } from './oversized-body.ts';
+import type { HttpMetricsOptions } from './metrics.ts';
 import { createServer } from './server.ts';
 
 /** A small service built on the kit, for the kit's own tests. */
@@ -23,6 +24,7 @@ export async function buildTestApp(
     requestLogFields?: RequestLogFields;
     shedding?: SheddingOptions;
     oversizedBodyDrain?: DrainBounds;
+    httpMetrics?: HttpMetricsOptions;
   } = {},
 ): Promise<{ app: FastifyInstance; logs: () => string }> {
   const stream = new PassThrough();
@@ -40,6 +42,7 @@ export async function buildTestApp(
     ...(options.requestLogFields ? { requestLogFields: options.requestLogFields } : {}),
     ...(options.shedding ? { shedding: options.shedding } : {}),
     ...(options.oversizedBodyDrain ? { oversizedBodyDrain: options.oversizedBodyDrain } : {}),
+    ...(options.httpMetrics ? { httpMetrics: options.httpMetrics } : {}),
     openapi: { title: 'Kit test', version: '0.0.0', description: 'test' },
     errors: {
       fromFramework: (kind, message) => {

@@ -7,7 +7,7 @@ import type { AccessConfig } from './config.ts';
 import { createAccessControl } from './control.ts';
 import { parseDuration } from './duration.ts';
 import { loadSigningKeys, type SigningKeys, signingKeyLocation } from './keys.ts';
-import { createLedger } from '../ledger/ledger.ts';
+import { type BudgetLedger, createLedger } from '../ledger/ledger.ts';
 import { publishRevocation, subscribeRevocations } from './revocation-bus.ts';
 import type { TokenPolicy } from './admin-tokens.ts';
 import { type AuthenticateAdmin, createAdminAuthentication } from './admin-auth.ts';
@@ -23,6 +23,8 @@ export interface AccessDeps {
 export interface Access {
   readonly control: AccessControl;
   readonly ledger: Ledger;
+  /** Every bucket's balance in one read (the bucket gauge of /metrics). */
+  readonly bucketBalances: BudgetLedger['allBalances'];
   /** Routes of the access area (GET /v1/account, GET /v1/account/usage). */
   readonly routes: FastifyPluginAsync;
   /** The admin API's check of every request: IP allowlists, admin key, scope. */
@@ -76,6 +78,7 @@ export async function createAccess(deps: AccessDeps): Promise<Access> {
   return {
     control,
     ledger,
+    bucketBalances: () => ledger.allBalances(),
     routes: accountRoutes({ control, ledger, db }),
     authenticateAdmin: createAdminAuthentication({ db, config: deps.config, log: deps.log }),
     tokens: {

@@ -51,6 +51,21 @@ export interface BudgetLedger extends Ledger {
   flush(): Promise<void>;
   /** Graceful shutdown: waits for open reservations (a few seconds at most), flushes, returns leases. */
   close(): Promise<void>;
+  /** Every bucket with an allocation, as `balances` computes it, in one read (the metrics' scrape). */
+  allBalances(): Promise<readonly ProjectBucketBalance[]>;
+}
+
+export interface ProjectBucketBalance {
+  readonly projectSlug: string;
+  readonly provider: ProviderId;
+  readonly balance: BucketBalance;
+}
+
+interface AllocationRow {
+  readonly provider: string;
+  readonly allocated_micros: number;
+  readonly spent_micros: number;
+  readonly reserved_micros: number;
 }
 
 interface OpenReservation {
@@ -255,19 +270,36 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
       const rows = await read.rows;
       if (read.version !== version && attempt < BALANCE_READS) continue;
       const result: Partial<Record<ProviderId, BucketBalance>> = {};
-      for (const row of rows) {
-        const local = buckets.bucketOf(projectId, row.provider);
-        const spent = Number(row.spent_micros) + local.pending;
-        const reserved = Number(row.reserved_micros) - local.held + local.reserved;
-        result[row.provider as ProviderId] = {
-          allocatedMicros: Number(row.allocated_micros),
-          spentMicros: spent,
-          reservedMicros: reserved,
-          remainingMicros: Math.max(0, Number(row.allocated_micros) - spent - reserved),
-        };
-      }
+      for (const row of rows) result[row.provider as ProviderId] = balanceOf(projectId, row);
       return result;
     }
+  }
+
+  function balanceOf(projectId: number, row: AllocationRow): BucketBalance {
+    // A bucket this instance never used has nothing of its own to fold in (and is not made).
+    const local = buckets.peek(projectId, row.provider);
+    const spent = Number(row.spent_micros) + (local?.pending ?? 0);
+    const reserved = Number(row.reserved_micros) - (local?.held ?? 0) + (local?.reserved ?? 0);
+    return {
+      allocatedMicros: Number(row.allocated_micros),
+      spentMicros: spent,
+      reservedMicros: reserved,
+      remainingMicros: Math.max(0, Number(row.allocated_micros) - spent - reserved),
+    };
+  }
+
+  async function allBalances(): Promise<readonly ProjectBucketBalance[]> {
+    const rows = await db
+      .selectFrom('allocations')
+      .innerJoin('projects', 'projects.id', 'allocations.project_id')
+      .select(['project_id', 'slug', 'provider', 'allocated_micros', 'spent_micros', 'reserved_micros'])
+      .orderBy('project_id')
+      .execute();
+    return rows.map((row) => ({
+      projectSlug: row.slug,
+      provider: row.provider as ProviderId,
+      balance: balanceOf(row.project_id, row),
+    }));
   }
 
   /** Gives back the leases `pick` chooses among those with nothing open or waiting. */
@@ -359,6 +391,7 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
     settle,
     release,
     balances,
+    allBalances,
     sweepStale: (olderThanMs) => sweepStaleReservations({ db, log }, olderThanMs),
     expireLeases: () => store.expire(),
     flush: () => commits.flush(),

@@ -81,6 +81,10 @@ export function localBuckets(deps: {
     return bucket;
   }
 
+  /** The bucket if this instance has used it, without making one (balance reads). */
+  const peek = (projectId: number, provider: string): LocalBucket | undefined =>
+    byProject.get(projectId)?.get(provider);
+
   /** A reservation served from the lease in memory: `wanted`, or undefined when it has to wait. */
   function tryAcquire(b: LocalBucket, wanted: number): number | undefined {
     b.lastUsedAt = Date.now();
@@ -212,6 +216,7 @@ export function localBuckets(deps: {
 
   return {
     bucketOf,
+    peek,
     refilled,
     tryAcquire,
     wait,

@@ -4,7 +4,7 @@ import type { Redis } from '@app/db';
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import type { AccessControl, Ledger, ModelDirectory, Router } from '../contracts.ts';
 import type { SecretRedactor } from '../upstream/credentials/index.ts';
-import { type ChangeCause, CircuitBreakers } from './breaker.ts';
+import { type BreakerState, type ChangeCause, CircuitBreakers } from './breaker.ts';
 import { buildCatalog, type Catalog, CatalogError } from './catalog.ts';
 import type { RoutingConfig } from './config.ts';
 import { type HealthBus, startHealthBus } from './health-bus.ts';
@@ -43,6 +43,8 @@ export interface Routing {
   close(): Promise<void>;
   /** The validated catalog (read-only), e.g. for the chat path's docs or tests. */
   readonly catalog: Catalog;
+  /** Each configured endpoint's circuit as this instance sees it now (read at scrape time). */
+  circuits(): ReadonlyArray<{ readonly endpoint: string; readonly state: BreakerState }>;
 }
 
 export const DEFAULT_CATALOG_PATH = fileURLToPath(new URL('../../catalog/models.json', import.meta.url));
@@ -123,9 +125,11 @@ export async function createRouting(deps: RoutingDeps): Promise<Routing> {
       log: deps.log,
     });
   const router = createRouter({ catalog, upstreams, breakers, sticky, ledger: deps.ledger });
+  const endpointKeys = [...new Set(upstreams.all().map((endpoint) => endpoint.key))];
   return {
     router,
     catalog,
+    circuits: () => endpointKeys.map((endpoint) => ({ endpoint, state: breakers.state(endpoint) })),
     routes: modelsRoutes({ catalog, upstreams, breakers, access: deps.access, ledger: deps.ledger }),
     models: createModelDirectory({ catalog, upstreams, breakers, ledger: deps.ledger }),
     close: async () => {

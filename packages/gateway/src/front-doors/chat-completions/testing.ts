@@ -43,6 +43,8 @@ export interface ChatTestOptions {
   readonly compression?: Record<string, unknown>;
   /** Tracing settings (default: the configuration's, tracing off). */
   readonly telemetry?: Record<string, unknown>;
+  /** Settings of the gateway's own /metrics series (default: the configuration's). */
+  readonly metrics?: Record<string, unknown>;
   /** Replaces the bundled simulated upstreams: every provider at `baseUrl` with this timeout. */
   readonly endpoint?: {
     readonly baseUrl?: string;
@@ -137,6 +139,7 @@ export async function startChatApp(options: ChatTestOptions = {}): Promise<ChatT
         ...(options.dashboard ? { dashboard: options.dashboard } : {}),
         ...(options.compression ? { compression: options.compression } : {}),
         ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+        ...(options.metrics ? { metrics: options.metrics } : {}),
       },
     },
   );
