@@ -1,7 +1,7 @@
 /**
  * The usage report is one indexed query on both engines: a caller's own spend (polled by
  * scripts through GET /v1/account/usage) reads usage_project_user_time, a project's report
- * (gatewayctl usage --by) usage_project_time; neither walks the whole ledger.
+ * (gatewayctl usage --by) an index led by the project; neither walks the whole ledger.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -46,10 +46,12 @@ for (const { engine, skip } of testEngines()) {
       assert.match(current, /usage_project_user_time/, current);
     });
 
-    it("reads a project's report through usage_project_time", async () => {
+    // The activity log's (project, user|token, time) indexes also lead with the project; on a
+    // small table the planner may take any of them. What matters is that no plan walks the ledger.
+    it("reads a project's report through an index led by the project", async () => {
       for (const groups of [['day'], ['user'], ['token'], ['model']] as const) {
         const text = await plan({ projectId: 1, ...PERIOD }, groups);
-        assert.match(text, /usage_project_time/, `${groups.join()}: ${text}`);
+        assert.match(text, /usage_project_(time|user_time|token_time)/, `${groups.join()}: ${text}`);
       }
     });
   });
