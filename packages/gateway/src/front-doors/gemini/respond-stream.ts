@@ -6,6 +6,7 @@
  */
 import { gemini, isJsonObject, type JsonObject } from '@app/provider-adapters';
 import type { AppError } from '@app/http-kit';
+import { withCost } from '../../pipeline/answer-cost.ts';
 import type { NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import { googleErrorBody, googleErrorMessage } from './google-errors.ts';
@@ -57,7 +58,14 @@ function geminiDialect(call: UpstreamCall, body: JsonObject, framing: StreamFram
   };
   return {
     native,
-    encode: (event) => encoder.encode(event).map(framer.chunk).join(''),
+    // Only the last chunk has usage: it gets the cost.
+    encode: (event, cost) =>
+      encoder
+        .encode(event)
+        .map((chunk) =>
+          framer.chunk(event.type === 'done' ? withCost(chunk, 'usageMetadata', cost()) : chunk),
+        )
+        .join(''),
     get terminator() {
       return framer.end();
     },
