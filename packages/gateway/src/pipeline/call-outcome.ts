@@ -27,7 +27,7 @@ import type { SecretRedactor } from '../upstream/index.ts';
 import { afterResponse } from './after-response.ts';
 import { costMicros, estimateOutputTokens } from './estimate.ts';
 import { failureError } from './failures.ts';
-import { boundUsage } from './usage-bounds.ts';
+import { boundUsage, type UsageLimits } from './usage-bounds.ts';
 
 export interface OutcomeInit {
   readonly ledger: Ledger;
@@ -201,14 +201,24 @@ export class CallOutcome {
     this.#track(write, 'ledger settle failed');
   }
 
+  /**
+   * What the ledger will charge for `usage` (in micros), priced as the ending will price it:
+   * bounded to what the request could produce, at the served tier's price. Pure (no log, no
+   * metric), so an answer's usage chunk can carry its cost before the call has ended.
+   */
+  costOf(usage: Usage, servedTier?: ServedTier): number {
+    return costMicros(boundUsage(usage, this.#limits()).usage, this.#priceOf(servedTier));
+  }
+
+  #limits(): UsageLimits {
+    const { plan, outputLimit, webSearchLimit } = this.#init;
+    return { inputTokens: plan.contextWindow, outputTokens: outputLimit, webSearches: webSearchLimit };
+  }
+
   /** The usage within what the request could produce; beyond it is logged and counted. */
   #bounded(reported: Usage): Usage {
-    const { plan, outputLimit, webSearchLimit, selection, log, onUsageAnomaly } = this.#init;
-    const { usage, exceeded } = boundUsage(reported, {
-      inputTokens: plan.contextWindow,
-      outputTokens: outputLimit,
-      webSearches: webSearchLimit,
-    });
+    const { plan, selection, log, onUsageAnomaly } = this.#init;
+    const { usage, exceeded } = boundUsage(reported, this.#limits());
     if (exceeded.length > 0) {
       log.warn(
         { provider: selection.provider, model: plan.model, exceeded, reported, charged: usage },

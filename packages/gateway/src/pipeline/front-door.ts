@@ -17,6 +17,7 @@ import type {
 import type { ModelDirectory, RoutePlan, TokenSource } from '../contracts.ts';
 import type { Upstream } from '../upstream/index.ts';
 import { type FrontDoorDeps, resolveFallbackPlans, resolvePlan } from './answer.ts';
+import { COST_HEADER, requestCostMicros, usdDecimal, usdOf } from './answer-cost.ts';
 import { completeJson } from './complete-json.ts';
 import type { ClientRequest } from './prepare-call.ts';
 import { runCall } from './run-call.ts';
@@ -124,8 +125,11 @@ export interface FrontDoor<Body = unknown, CountBody = Body> {
   precheck?(request: FastifyRequest): void;
   /** After authentication; throws an AppError for what the gateway cannot serve. */
   decode(request: FastifyRequest, body: Body, config: Upstream['config']): DecodedCall;
-  /** The answer of a non-streamed call, from the parsed upstream response (or its native body). */
-  encodeJson(answer: ParsedResponse, call: UpstreamCall, body: Body): JsonObject;
+  /**
+   * The answer of a non-streamed call, from the parsed upstream response (or its native body),
+   * with `cost` (the request's, in US dollars) beside its usage.
+   */
+  encodeJson(answer: ParsedResponse, call: UpstreamCall, body: Body, cost: number): JsonObject;
   /** How a streamed call's events, end and failures are written. */
   streamDialect(call: UpstreamCall, body: Body): StreamDialect;
   readonly count?: TokenCounting<CountBody>;
@@ -171,7 +175,10 @@ export function callHandler<Body>(
       decoded.onAttempt?.(call);
       if (!decoded.stream) {
         const completed = await completeJson(call, request);
-        return completed && door.encodeJson(completed, call, body);
+        if (completed === undefined) return undefined;
+        const micros = requestCostMicros(call);
+        reply.header(COST_HEADER, usdDecimal(micros));
+        return door.encodeJson(completed, call, body, usdOf(micros));
       }
       return (await respondStream(call, streamOptions, door.streamDialect(call, body))) ? reply : undefined;
     });

@@ -13,18 +13,25 @@ import type { ServedTier, StreamEvent, UpstreamFailure, Usage } from '@app/provi
 import { gatewayErrors } from '../errors.ts';
 import { TransportError, type UpstreamResponse } from '../upstream/index.ts';
 import { appliedState } from './applied.ts';
+import { requestCostMicros, usdOf } from './answer-cost.ts';
 import type { Produced } from './call-outcome.ts';
 import { failureFromTransport } from './failures.ts';
 import type { UpstreamCall } from './upstream-call.ts';
 
 export type NativeEvent = Extract<StreamEvent, { type: 'native' }>;
 
+/**
+ * The request's cost in US dollars once the stream's usage is known (undefined before): what
+ * the ledger will charge, for the chunk or event that carries the usage (see answer-cost.ts).
+ */
+export type CostNow = () => number | undefined;
+
 /** How one client API writes a stream. */
 export interface StreamDialect {
   /** An event of the upstream's own API (same API as the client's): wire text and generated characters. */
-  native(event: NativeEvent): { readonly text: string; readonly chars: number };
+  native(event: NativeEvent, cost: CostNow): { readonly text: string; readonly chars: number };
   /** An event of the internal model as wire text ('' for events the API does not show). */
-  encode(event: StreamEvent): string;
+  encode(event: StreamEvent, cost: CostNow): string;
   /** What ends a complete stream after the last event (e.g. `data: [DONE]`). */
   readonly terminator: string;
   /** A stream the upstream ended without its end marker still counts as complete once usage came. */
@@ -132,6 +139,8 @@ class StreamSession {
   /** The read being handled holds content: the stream starts once it is handled. */
   #content = false;
   readonly #start = Promise.withResolvers<boolean>();
+  readonly #cost: CostNow = () =>
+    this.#usage && usdOf(requestCostMicros(this.#call, this.#usage, this.#servedTier));
 
   constructor(call: UpstreamCall, keepAliveMs: number, dialect: StreamDialect) {
     this.#call = call;
@@ -233,11 +242,14 @@ class StreamSession {
    */
   #handle(events: readonly StreamEvent[]): boolean {
     let batch = '';
+    let index = 0;
     for (const event of events) {
+      index++;
       if (!this.#firstToken && CONTENT.has(event.type)) this.#tokenArrived();
       if (!this.#started && CONTENT.has(event.type)) this.#content = true;
       switch (event.type) {
         case 'native':
+          this.#meterAhead(events, index);
           batch += this.#native(event);
           break;
         case 'error':
@@ -252,9 +264,7 @@ class StreamSession {
           return true;
         default:
           // The headers are already sent; the charge still follows the tier served.
-          if (event.type === 'served_tier') this.#servedTier = event.tier;
-          if (event.type === 'usage') this.#usage = event.usage;
-          if (event.type === 'finish') this.#finished(event.reason);
+          this.#meter(event);
           batch += this.#encoded(event);
       }
     }
@@ -262,6 +272,25 @@ class StreamSession {
     this.#beginIfContent();
     if (batch !== '') this.#write(batch);
     return false;
+  }
+
+  /** The headers are already sent; the charge still follows the tier served. */
+  #meter(event: StreamEvent): void {
+    if (event.type === 'served_tier') this.#servedTier = event.tier;
+    else if (event.type === 'usage') this.#usage = event.usage;
+    else if (event.type === 'finish') this.#finished(event.reason);
+  }
+
+  /**
+   * A translator puts the usage it read from a native event after that event: it is taken
+   * first, so that the native event carrying the usage can carry the cost too.
+   */
+  #meterAhead(events: readonly StreamEvent[], from: number): void {
+    for (let index = from; index < events.length; index++) {
+      const next = events[index];
+      if (next === undefined || next.type === 'native') return;
+      this.#meter(next);
+    }
   }
 
   /** Time to first token: the first generated content of the stream (keep-alives do not count). */
@@ -282,7 +311,7 @@ class StreamSession {
 
   #native(event: NativeEvent): string {
     this.#passthrough = true;
-    const { text, chars } = this.#dialect.native(event);
+    const { text, chars } = this.#dialect.native(event, this.#cost);
     if (chars > 0) {
       this.#content = true;
       if (!this.#firstToken) this.#tokenArrived();
@@ -296,7 +325,7 @@ class StreamSession {
   #encoded(event: StreamEvent): string {
     if (this.#passthrough) return '';
     this.#streamedChars += generatedChars(event);
-    const text = this.#dialect.encode(event);
+    const text = this.#dialect.encode(event, this.#cost);
     if (text !== '' && event.type !== 'done') this.#stopKeepAlive();
     return text;
   }

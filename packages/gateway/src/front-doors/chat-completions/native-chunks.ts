@@ -3,18 +3,26 @@
  * with two edits: the gateway's model name, and usage shaped as the client asked. The gateway
  * always asks upstream for usage; a client that did not ask gets no `usage` key and no usage
  * chunk, one that did gets `usage: null` on content chunks and one `choices: []` usage chunk
- * (also when a server put usage on its last content chunk, as vLLM does).
+ * (also when a server put usage on its last content chunk, as vLLM does), with the request's
+ * cost added to it.
  */
 import { isJsonObject, type JsonObject } from '@app/provider-adapters';
+import { withCost } from '../../pipeline/answer-cost.ts';
+import type { CostNow } from '../../pipeline/stream-session.ts';
 
-export function shapeNativeChunk(data: JsonObject, model: string, includeUsage: boolean): JsonObject[] {
+export function shapeNativeChunk(
+  data: JsonObject,
+  model: string,
+  includeUsage: boolean,
+  cost: CostNow,
+): JsonObject[] {
   const { usage, ...rest } = data;
   const chunk = { ...rest, model };
   const choices = Array.isArray(rest.choices) ? rest.choices : [];
   const hasUsage = isJsonObject(usage);
   const out: JsonObject[] = [];
   if (choices.length > 0 || !hasUsage) out.push(includeUsage ? { ...chunk, usage: null } : chunk);
-  if (hasUsage && includeUsage) out.push({ ...chunk, choices: [], usage });
+  if (hasUsage && includeUsage) out.push(withCost({ ...chunk, choices: [], usage }, 'usage', cost()));
   return out;
 }
 

@@ -90,6 +90,14 @@ export const APPLIED_HEADERS = {
   ),
 };
 
+/** On a 200 JSON answer (a stream's headers go before its cost is known: it is in its usage). */
+export const COST_HEADERS = {
+  'x-gateway-cost': header(
+    'What the request cost in US dollars, as the ledger charges it (also `usage.cost`); JSON answers only',
+    '0.000041',
+  ),
+};
+
 export const RATE_LIMIT_HEADERS = {
   'x-ratelimit-limit-requests': header('Requests allowed per window', '60'),
   'x-ratelimit-remaining-requests': header('Requests left in the window', '59'),
@@ -104,6 +112,9 @@ const Usage = Type.Object(
     prompt_tokens: Type.Integer(),
     completion_tokens: Type.Integer(),
     total_tokens: Type.Integer(),
+    cost: Type.Optional(
+      Type.Number({ description: "What the request cost in US dollars: the ledger's charge" }),
+    ),
   },
   { additionalProperties: true },
 );
@@ -146,14 +157,14 @@ const COMPLETION_EXAMPLE = {
       finish_reason: 'stop',
     },
   ],
-  usage: { prompt_tokens: 6, completion_tokens: 8, total_tokens: 14 },
+  usage: { prompt_tokens: 6, completion_tokens: 8, total_tokens: 14, cost: 0.000041 },
 };
 
 const STREAM_EXAMPLE = [
   'data: {"id":"chatcmpl-sim1","object":"chat.completion.chunk","created":1795359297,"model":"gemini-3.5-flash","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null}',
   'data: {"id":"chatcmpl-sim1","object":"chat.completion.chunk","created":1795359297,"model":"gemini-3.5-flash","choices":[{"index":0,"delta":{"content":"Simulated"},"finish_reason":null}],"usage":null}',
   'data: {"id":"chatcmpl-sim1","object":"chat.completion.chunk","created":1795359297,"model":"gemini-3.5-flash","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}',
-  'data: {"id":"chatcmpl-sim1","object":"chat.completion.chunk","created":1795359297,"model":"gemini-3.5-flash","choices":[],"usage":{"prompt_tokens":6,"completion_tokens":1,"total_tokens":7}}',
+  'data: {"id":"chatcmpl-sim1","object":"chat.completion.chunk","created":1795359297,"model":"gemini-3.5-flash","choices":[],"usage":{"prompt_tokens":6,"completion_tokens":1,"total_tokens":7,"cost":0.000018}}',
   'data: [DONE]',
   '',
 ].join('\n\n');
@@ -166,7 +177,7 @@ export const CHAT_RESPONSES: Record<number, unknown> = {
   200: {
     description:
       'The completion (JSON), or with `stream: true` Server-Sent Events ending with `data: [DONE]`',
-    headers: { ...APPLIED_HEADERS, ...RATE_LIMIT_HEADERS },
+    headers: { ...APPLIED_HEADERS, ...RATE_LIMIT_HEADERS, ...COST_HEADERS },
     content: {
       'application/json': { schema: ChatCompletionSchema, example: COMPLETION_EXAMPLE },
       'text/event-stream': {

@@ -4,6 +4,7 @@
  * (commit, keep-alive, metering, endings) is the pipeline's; this is the door's dialect.
  */
 import { openAIChat } from '@app/provider-adapters';
+import { withCost } from '../../pipeline/answer-cost.ts';
 import { sseErrorEvent } from '../../pipeline/failures.ts';
 import type { StreamDialect } from '../../pipeline/stream-session.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
@@ -24,11 +25,16 @@ export function chatDialect(call: UpstreamCall, body: ChatRequestBody): StreamDi
   const encoder = new openAIChat.ChatChunkEncoder(envelope, includeUsage);
   return {
     // A chunk of the upstream's own API, forwarded with the gateway's model name and usage shaping.
-    native: (event) => ({
-      text: shapeNativeChunk(event.data, plan.model, includeUsage).map(data).join(''),
+    native: (event, cost) => ({
+      text: shapeNativeChunk(event.data, plan.model, includeUsage, cost).map(data).join(''),
       chars: chunkChars(event.data),
     }),
-    encode: (event) => encoder.encode(event).map(data).join(''),
+    // Only the final usage chunk has a usage object: it gets the cost.
+    encode: (event, cost) =>
+      encoder
+        .encode(event)
+        .map((chunk) => data(chunk.usage ? withCost(chunk, 'usage', cost()) : chunk))
+        .join(''),
     terminator: 'data: [DONE]\n\n',
     // Some OpenAI-compatible upstreams end without [DONE]: complete once the usage chunk came.
     completeOnUsage: true,

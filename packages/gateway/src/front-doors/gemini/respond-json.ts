@@ -2,6 +2,7 @@
 import { gemini, type JsonObject, type ParsedResponse } from '@app/provider-adapters';
 import type { FastifyRequest } from 'fastify';
 import { bodyOf } from './inputs.ts';
+import { withCost } from '../../pipeline/answer-cost.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 
 /** The gateway's request id as a responseId for answers of other APIs. */
@@ -32,7 +33,10 @@ export function encodeJson(
   { response, native }: ParsedResponse,
   call: UpstreamCall,
   body: unknown,
+  cost: number,
 ): JsonObject {
-  if (native) return asDeveloperApi(native.body, call.init.plan.model);
-  return gemini.encodeGenerateContentResponse(response, envelopeOf(call, bodyOf(body)));
+  const answer = native
+    ? asDeveloperApi(native.body, call.init.plan.model)
+    : gemini.encodeGenerateContentResponse(response, envelopeOf(call, bodyOf(body)));
+  return withCost(answer, 'usageMetadata', cost);
 }

@@ -6,7 +6,8 @@
  */
 import { gemini, isJsonObject, type JsonObject } from '@app/provider-adapters';
 import type { AppError } from '@app/http-kit';
-import type { NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
+import { withCost } from '../../pipeline/answer-cost.ts';
+import type { CostNow, NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import { googleErrorBody, googleErrorMessage } from './google-errors.ts';
 import { bodyOf } from './inputs.ts';
@@ -46,23 +47,68 @@ function framerOf(framing: StreamFraming): Framer {
   };
 }
 
+function finishes(chunk: JsonObject): boolean {
+  const candidates = Array.isArray(chunk.candidates) ? chunk.candidates : [];
+  return candidates.some((candidate) => isJsonObject(candidate) && candidate.finishReason !== undefined);
+}
+
+/**
+ * A Gemini upstream's usage is final only once its stream ended, after its last chunk: the
+ * chunks from the finish on (no content follows) are held until the end, and the last one with
+ * usage gets the cost. Content is never delayed.
+ */
+class FinalChunks {
+  #held: JsonObject[] = [];
+  #finished = false;
+  #cost: CostNow = () => undefined;
+
+  /** True when `chunk` is held (it finishes the answer, or comes after the finish). */
+  hold(chunk: JsonObject, cost: CostNow): boolean {
+    this.#finished ||= finishes(chunk);
+    if (!this.#finished) return false;
+    this.#held.push(chunk);
+    this.#cost = cost;
+    return true;
+  }
+
+  /** The held chunks, with the cost on the last that has usage (none when the stream failed). */
+  release(withCosts: boolean): JsonObject[] {
+    const held = this.#held;
+    this.#held = [];
+    const last = held.findLastIndex((chunk) => isJsonObject(chunk.usageMetadata));
+    const costed = withCosts ? this.#cost() : undefined;
+    return held.map((chunk, index) => (index === last ? withCost(chunk, 'usageMetadata', costed) : chunk));
+  }
+}
+
 function geminiDialect(call: UpstreamCall, body: JsonObject, framing: StreamFraming): StreamDialect {
   const { plan, reply } = call.init;
   const encoder = new gemini.GeminiChunkEncoder(envelopeOf(call, body));
   const framer = framerOf(framing);
-  const native = (event: NativeEvent) => {
+  const final = new FinalChunks();
+  const native = (event: NativeEvent, cost: CostNow) => {
     // The upstream's own error text may describe its internals: the gateway's event replaces it.
     if (event.data.error !== undefined) return { text: '', chars: 0 };
-    return { text: framer.chunk(asDeveloperApi(event.data, plan.model)), chars: chunkChars(event.data) };
+    const chunk = asDeveloperApi(event.data, plan.model);
+    const chars = chunkChars(event.data);
+    return { text: final.hold(chunk, cost) ? '' : framer.chunk(chunk), chars };
   };
   return {
     native,
-    encode: (event) => encoder.encode(event).map(framer.chunk).join(''),
+    // Only the last chunk has usage: it gets the cost.
+    encode: (event, cost) =>
+      encoder
+        .encode(event)
+        .map((chunk) =>
+          framer.chunk(event.type === 'done' ? withCost(chunk, 'usageMetadata', cost()) : chunk),
+        )
+        .join(''),
     get terminator() {
-      return framer.end();
+      return final.release(true).map(framer.chunk).join('') + framer.end();
     },
     completeOnUsage: false,
     errorEvent: (error: AppError) =>
+      final.release(false).map(framer.chunk).join('') +
       framer.chunk(googleErrorBody(error, googleErrorMessage(error, reply.request)) as JsonObject) +
       framer.end(),
     ...(framer.framing ? { framing: framer.framing } : {}),

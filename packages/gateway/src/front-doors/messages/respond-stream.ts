@@ -5,7 +5,8 @@
  * the pipeline's.
  */
 import { anthropicMessages, isJsonObject, type JsonObject } from '@app/provider-adapters';
-import type { NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
+import { withCost } from '../../pipeline/answer-cost.ts';
+import type { CostNow, NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import { anthropicErrorEvent } from './anthropic-errors.ts';
 import { messageId } from './respond-json.ts';
@@ -19,7 +20,12 @@ function deltaChars(data: JsonObject): number {
   return 0;
 }
 
-function nativeEvent(event: NativeEvent, model: string): { text: string; chars: number } {
+/** `message_delta` carries the message's final usage: the request's cost goes beside it. */
+function withDeltaCost(event: anthropicMessages.MessagesSseEvent, cost: CostNow) {
+  return event.event === 'message_delta' ? { ...event, data: withCost(event.data, 'usage', cost()) } : event;
+}
+
+function nativeEvent(event: NativeEvent, model: string, cost: CostNow): { text: string; chars: number } {
   const name = event.event ?? String(event.data.type);
   // The upstream's own error text may describe its internals: the gateway's event replaces it.
   if (name === 'error') return { text: '', chars: 0 };
@@ -28,7 +34,8 @@ function nativeEvent(event: NativeEvent, model: string): { text: string; chars: 
     name === 'message_start' && isJsonObject(data.message)
       ? { ...data, message: { ...data.message, model } }
       : data;
-  return { text: anthropicMessages.formatMessagesEvent({ event: name, data: out }), chars: deltaChars(data) };
+  const wire = withDeltaCost({ event: name, data: out }, cost);
+  return { text: anthropicMessages.formatMessagesEvent(wire), chars: deltaChars(data) };
 }
 
 export function messagesDialect(call: UpstreamCall): StreamDialect {
@@ -38,8 +45,12 @@ export function messagesDialect(call: UpstreamCall): StreamDialect {
     model: plan.model,
   });
   return {
-    native: (event) => nativeEvent(event, plan.model),
-    encode: (event) => encoder.encode(event).map(anthropicMessages.formatMessagesEvent).join(''),
+    native: (event, cost) => nativeEvent(event, plan.model, cost),
+    encode: (event, cost) =>
+      encoder
+        .encode(event)
+        .map((out) => anthropicMessages.formatMessagesEvent(withDeltaCost(out, cost)))
+        .join(''),
     // message_stop is itself an event (native, or encoded from `done`).
     terminator: '',
     completeOnUsage: false,

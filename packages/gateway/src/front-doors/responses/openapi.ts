@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import { errorResponses } from '../../openapi-errors.ts';
-import { APPLIED_HEADERS, RATE_LIMIT_HEADERS } from '../chat-completions/openapi.ts';
+import { APPLIED_HEADERS, COST_HEADERS, RATE_LIMIT_HEADERS } from '../chat-completions/openapi.ts';
 
 export const RESPONSES_DESCRIPTION = `The OpenAI Responses API (what Codex CLI and \`openai.responses\` call), on the same
 pipeline as chat completions: model names with modifiers and \`@provider\`, the X-Gateway-* headers
@@ -112,7 +112,7 @@ const STREAM_EXAMPLE = [
 export const RESPONSES_RESPONSES: Record<number, unknown> = {
   200: {
     description: 'The response (JSON), or with `stream: true` the Responses event stream',
-    headers: { ...APPLIED_HEADERS, ...RATE_LIMIT_HEADERS },
+    headers: { ...APPLIED_HEADERS, ...RATE_LIMIT_HEADERS, ...COST_HEADERS },
     content: {
       'application/json': { schema: ResponseSchema, example: RESPONSE_EXAMPLE },
       'text/event-stream': {

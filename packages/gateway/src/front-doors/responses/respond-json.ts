@@ -1,6 +1,7 @@
 /** `stream` absent or false: one response object (the call settled from its usage by the pipeline). */
 import { type JsonObject, openAIResponses, type ParsedResponse } from '@app/provider-adapters';
 import type { FastifyRequest } from 'fastify';
+import { withCost } from '../../pipeline/answer-cost.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import type { ResponsesRequestBody } from './request-schema.ts';
 
@@ -39,8 +40,10 @@ export function encodeJson(
   { response, native }: ParsedResponse,
   call: UpstreamCall,
   body: ResponsesRequestBody,
+  cost: number,
 ): JsonObject {
   const model = call.init.plan.model;
-  if (native) return { ...openAIResponses.withCacheWriteTokens(native.body), model };
-  return openAIResponses.encodeResponse(response, responseEnvelope(call.init.reply.request, body, model));
+  if (native) return withCost({ ...openAIResponses.withCacheWriteTokens(native.body), model }, 'usage', cost);
+  const envelope = responseEnvelope(call.init.reply.request, body, model);
+  return withCost(openAIResponses.encodeResponse(response, envelope), 'usage', cost);
 }

@@ -5,7 +5,8 @@
  * is the pipeline's.
  */
 import { isJsonObject, type JsonObject, openAIResponses } from '@app/provider-adapters';
-import type { NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
+import { withCost } from '../../pipeline/answer-cost.ts';
+import type { CostNow, NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import type { ResponsesRequestBody } from './request-schema.ts';
 import { responseEnvelope } from './respond-json.ts';
@@ -20,15 +21,28 @@ const DELTAS = new Set([
   'response.function_call_arguments.delta',
 ]);
 
+/** The events that end a response carry its final usage: the request's cost goes beside it. */
+const ENDINGS = new Set(['response.completed', 'response.incomplete']);
+
+/** `response` (of an ending event) with the cost in its usage. */
+function costed(name: string, response: JsonObject, cost: CostNow): JsonObject {
+  return ENDINGS.has(name) ? withCost(response, 'usage', cost()) : response;
+}
+
 function nativeEvent(
   event: NativeEvent,
   model: string,
   encoder: openAIResponses.ResponsesEventEncoder,
+  cost: CostNow,
 ): { text: string; chars: number } {
   const name = event.event ?? String(event.data.type);
   if (FAILURES.has(name)) return { text: '', chars: 0 };
-  const data: JsonObject = isJsonObject(event.data.response)
-    ? { ...event.data, response: { ...openAIResponses.withCacheWriteTokens(event.data.response), model } }
+  const upstream = event.data.response;
+  const data: JsonObject = isJsonObject(upstream)
+    ? {
+        ...event.data,
+        response: costed(name, { ...openAIResponses.withCacheWriteTokens(upstream), model }, cost),
+      }
     : event.data;
   encoder.forwarded(data);
   const delta = DELTAS.has(name) && typeof data.delta === 'string' ? data.delta.length : 0;
@@ -42,9 +56,13 @@ export function responsesDialect(call: UpstreamCall, body: ResponsesRequestBody)
   );
   const format = (events: openAIResponses.ResponsesSseEvent[]) =>
     events.map(openAIResponses.formatResponsesEvent).join('');
+  const withEndingCost = (out: openAIResponses.ResponsesSseEvent, cost: CostNow) =>
+    ENDINGS.has(out.event) && isJsonObject(out.data.response)
+      ? { ...out, data: { ...out.data, response: costed(out.event, out.data.response, cost) } }
+      : out;
   return {
-    native: (event) => nativeEvent(event, plan.model, encoder),
-    encode: (event) => format(encoder.encode(event)),
+    native: (event, cost) => nativeEvent(event, plan.model, encoder, cost),
+    encode: (event, cost) => format(encoder.encode(event).map((out) => withEndingCost(out, cost))),
     // response.completed is itself an event (native, or encoded from `done`).
     terminator: '',
     completeOnUsage: false,
