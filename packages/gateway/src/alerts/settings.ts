@@ -5,6 +5,7 @@
  * and in logs by its host only, because webhook URLs often carry a credential in their path or query.
  */
 import { randomBytes } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import { AccessAdminError } from '../access/admin-errors.ts';
 import { findProject } from '../access/admin.ts';
@@ -18,6 +19,35 @@ export const DEFAULT_THRESHOLDS: readonly number[] = Object.freeze([50, 80, 100]
 const MAX_THRESHOLDS = 10;
 const MAX_URL_LENGTH = 2048;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Addresses a project admin must not make the gateway POST to (internal services, cloud metadata
+ * at 169.254.169.254). Only IP literals are checked: a name that resolves to one is not (DNS).
+ */
+const INTERNAL = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const)
+  INTERNAL.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['::ffff:0:0', 96],
+] as const)
+  INTERNAL.addSubnet(net, prefix, 'ipv6');
+
+function isInternalAddress(hostname: string): boolean {
+  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  const family = isIP(host);
+  return family !== 0 && INTERNAL.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
 
 export interface AlertSettings {
   readonly projectId: number;
@@ -72,6 +102,8 @@ export function checkWebhookUrl(text: string, allowHttp: AlertsConfig['allowHttp
         ? 'must use https (http only to localhost)'
         : 'must use https (GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP allows http)',
     );
+  if (allowHttp !== 'any' && !httpAllowed && isInternalAddress(url.hostname))
+    refuse('may not point at a private, loopback or link-local address');
   url.hash = '';
   return url.toString();
 }

@@ -120,6 +120,8 @@ describe('gatewayctl alerts', () => {
     await fails(1, /'fifty' is not a list/, 'alerts', 'set', 'team', '--thresholds', 'fifty');
     await fails(1, /must use https/, 'alerts', 'set', 'team', '--webhook', 'http://hooks.example.com/x');
     await fails(1, /must use https/, 'alerts', 'set', 'team', '--webhook', 'http://127.0.0.1:9/x');
+    for (const internal of ['https://169.254.169.254/x', 'https://10.1.2.3/x', 'https://[fd00::1]/x'])
+      await fails(1, /private, loopback or link-local/, 'alerts', 'set', 'team', '--webhook', internal);
     await fails(
       1,
       /user name or password/,
