@@ -8,7 +8,7 @@ import {
   ThinkingLevel,
 } from '@google/genai';
 import { OAuth2Client } from 'google-auth-library';
-import { importPKCS8, SignJWT } from 'jose';
+import { googleAccessToken } from '../testing.ts';
 import { type Simulator, startSimulator } from '../server.ts';
 
 let sim: Simulator;
@@ -193,24 +193,7 @@ describe('simulated Gemini API (driven by @google/genai)', () => {
   });
 });
 
-/** A service-account access token from the simulator's token endpoint (JWT-bearer grant). */
-async function accessToken(): Promise<string> {
-  const account = sim.credentials.googleServiceAccount;
-  const now = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({ scope: 'https://www.googleapis.com/auth/cloud-platform' })
-    .setProtectedHeader({ alg: 'RS256', kid: account.private_key_id })
-    .setIssuer(account.client_email)
-    .setAudience(`${sim.url}/google/token`)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .sign(await importPKCS8(account.private_key, 'RS256'));
-  const response = await fetch(`${sim.url}/google/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+const accessToken = () => googleAccessToken(sim);
 
 type SdkAuthClient = NonNullable<GoogleGenAIOptions['googleAuthOptions']>['authClient'];
 
