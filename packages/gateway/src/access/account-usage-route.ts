@@ -38,7 +38,10 @@ export const UsageQuerySchema = Type.Object({
 });
 
 const Figures = {
-  requests: Type.Integer({ description: 'Requests that reserved budget (failed ones included)' }),
+  requests: Type.Integer({
+    description:
+      "Requests that reserved budget (failed ones included); a failed-over request counts once, in the entry of its first attempt, while every attempt's tokens and cost count",
+  }),
   input_tokens: Type.Integer({ description: 'Prompt tokens, cached reads included' }),
   cached_input_tokens: Type.Integer({ description: 'Of input_tokens, read from the prompt cache' }),
   output_tokens: Type.Integer({ description: 'Generated tokens, reasoning included' }),

@@ -218,6 +218,39 @@ for (const { engine, skip } of testEngines()) {
       assert.deepEqual(body.totals.cost, only.cost);
     });
 
+    it("counts a failed-over request once, its attempts' costs all", async () => {
+      const p = alice.principal;
+      for (const [attempt, provider, cost] of [
+        [1, 'developer', 40],
+        [2, 'cloud_b', 60],
+      ] as const)
+        await isolated.database.db
+          .insertInto('usage')
+          .values({
+            token_jti: p.tokenId,
+            user_id: p.userId,
+            project_id: p.projectId,
+            provider,
+            model: 'gpt-a',
+            reserved_micros: cost,
+            cost_micros: cost,
+            status: 'ok',
+            created_at: '2026-03-05T10:00:00.000Z',
+            request_id: 'failed-over',
+            attempt,
+          })
+          .execute();
+      const body = await ok('?since=2026-03-05&until=2026-03-05');
+      assert.deepEqual([body.totals.requests, body.totals.cost], [1, 0.0001]);
+      assert.deepEqual(
+        body.data.map((entry) => [entry.provider, entry.requests, entry.cost]),
+        [
+          ['cloud_b', 0, 0.00006],
+          ['developer', 1, 0.00004],
+        ],
+      );
+    });
+
     it('refuses a malformed or reversed period, or one over 366 days, with a 400', async () => {
       for (const [query, pattern] of [
         ['?since=2026-02-30', /since must be a UTC date \(YYYY-MM-DD\) or an ISO timestamp.*'2026-02-30'/],

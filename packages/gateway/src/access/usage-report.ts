@@ -51,7 +51,9 @@ export function usageQuery(
     db
       .selectFrom('usage')
       .select([
-        sql<number | string>`count(*)`.as('requests'),
+        // A request counts once, in the group of its first attempt: later attempts (failover,
+        // retries) add their tokens and cost only. Rows before 0008 have no attempt: one each.
+        sql<number | string>`coalesce(sum(case when attempt > 1 then 0 else 1 end), 0)`.as('requests'),
         sql<number | string>`coalesce(sum(prompt_tokens), 0)`.as('input_tokens'),
         sql<number | string>`coalesce(sum(cached_tokens), 0)`.as('cached_tokens'),
         sql<number | string>`coalesce(sum(completion_tokens), 0)`.as('output_tokens'),
