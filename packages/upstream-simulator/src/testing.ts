@@ -2,6 +2,7 @@
  * Credentials for requests sent straight to a running simulator in tests: a Google access token
  * from its token endpoint (the service account's signed assertion), and SigV4 over a request.
  */
+import assert from 'node:assert/strict';
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { importPKCS8, SignJWT } from 'jose';
@@ -52,4 +53,15 @@ export async function sigV4Headers(sim: Simulator, request: PlainRequest): Promi
     body: request.body,
   });
   return signed.headers;
+}
+
+/** How an SDK call was refused: the status of the SDK's API error (0 when it has none) and its message. */
+export async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await call;
+  } catch (error) {
+    const status = (error as { status?: unknown }).status;
+    return { status: typeof status === 'number' ? status : 0, message: String((error as Error).message) };
+  }
+  assert.fail('the call was not refused');
 }

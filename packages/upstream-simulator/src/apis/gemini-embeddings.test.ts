@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { GoogleGenAI, type GoogleGenAIOptions } from '@google/genai';
 import { OAuth2Client } from 'google-auth-library';
 import { type Simulator, startSimulator } from '../server.ts';
-import { googleAccessToken } from '../testing.ts';
+import { googleAccessToken, refusal } from '../testing.ts';
 
 /** The simulated Gemini and Vertex embeddings, driven by @google/genai (models.embedContent). */
 let sim: Simulator;
@@ -18,18 +18,6 @@ before(async () => {
 after(() => sim.close());
 
 const norm = (vector: readonly number[]) => Math.hypot(...vector);
-
-async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    return {
-      status: Number((error as { status?: unknown }).status),
-      message: String((error as Error).message),
-    };
-  }
-  assert.fail('the call was not refused');
-}
 
 describe('simulated Gemini API embeddings (driven by @google/genai)', () => {
   test('one content: batchEmbedContents of one, a unit vector of 3072', async () => {

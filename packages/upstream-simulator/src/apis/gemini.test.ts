@@ -8,7 +8,7 @@ import {
   ThinkingLevel,
 } from '@google/genai';
 import { OAuth2Client } from 'google-auth-library';
-import { googleAccessToken } from '../testing.ts';
+import { googleAccessToken, refusal } from '../testing.ts';
 import { type Simulator, startSimulator } from '../server.ts';
 
 let sim: Simulator;
@@ -27,17 +27,6 @@ after(() => sim.close());
 
 function client(apiKey: string): GoogleGenAI {
   return new GoogleGenAI({ apiKey, httpOptions: { baseUrl: `${sim.url}/gemini`, apiVersion: 'v1beta' } });
-}
-
-/** The status of the SDK's ApiError. */
-async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    const status = (error as { status?: unknown }).status;
-    return { status: typeof status === 'number' ? status : 0, message: String((error as Error).message) };
-  }
-  assert.fail('the call was not refused');
 }
 
 async function raw(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import OpenAI, { AzureOpenAI } from 'openai';
 import { type Simulator, startSimulator } from '../server.ts';
+import { refusal } from '../testing.ts';
 
 /** The simulated embeddings endpoints, driven by OpenAI's own SDK (openai 6.x). */
 let sim: Simulator;
@@ -15,18 +16,6 @@ after(() => sim.close());
 const norm = (vector: readonly number[]) => Math.hypot(...vector);
 const float32 = (vector: readonly number[]) => Array.from(Float32Array.from(vector));
 const lastBody = () => sim.received.at(-1)?.body as Record<string, unknown>;
-
-async function status(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    return {
-      status: Number((error as { status?: unknown }).status),
-      message: String((error as Error).message),
-    };
-  }
-  assert.fail('the call was not refused');
-}
 
 describe('simulated OpenAI embeddings (driven by the openai SDK)', () => {
   test('float: one unit vector per input, in order, the same text the same vector, usage counted', async () => {
@@ -108,27 +97,27 @@ describe('simulated OpenAI embeddings (driven by the openai SDK)', () => {
   test('refuses as OpenAI does: key, model, dimensions, empty or oversized input, unknown fields', async () => {
     const badKey = new OpenAI({ apiKey: 'sk-wrong', baseURL: `${sim.url}/openai/v1`, maxRetries: 0 });
     assert.equal(
-      (await status(badKey.embeddings.create({ model: 'text-embedding-3-small', input: 'x' }))).status,
+      (await refusal(badKey.embeddings.create({ model: 'text-embedding-3-small', input: 'x' }))).status,
       401,
     );
-    const unknown = await status(openai.embeddings.create({ model: 'text-embedding-4', input: 'x' }));
+    const unknown = await refusal(openai.embeddings.create({ model: 'text-embedding-4', input: 'x' }));
     assert.equal(unknown.status, 404);
-    const ada = await status(
+    const ada = await refusal(
       openai.embeddings.create({ model: 'text-embedding-ada-002', input: 'x', dimensions: 64 }),
     );
     assert.deepEqual(ada, { status: 400, message: '400 This model does not support specifying dimensions.' });
-    const tooWide = await status(
+    const tooWide = await refusal(
       openai.embeddings.create({ model: 'text-embedding-3-small', input: 'x', dimensions: 2000 }),
     );
     assert.equal(tooWide.status, 400);
     assert.equal(
-      (await status(openai.embeddings.create({ model: 'text-embedding-3-small', input: '' }))).status,
+      (await refusal(openai.embeddings.create({ model: 'text-embedding-3-small', input: '' }))).status,
       400,
     );
     const many = Array.from({ length: 2049 }, (_, index) => `t${index}`);
-    const tooMany = await status(openai.embeddings.create({ model: 'text-embedding-3-small', input: many }));
+    const tooMany = await refusal(openai.embeddings.create({ model: 'text-embedding-3-small', input: many }));
     assert.match(tooMany.message, /at most 2048 inputs/);
-    const long = await status(
+    const long = await refusal(
       openai.embeddings.create({ model: 'text-embedding-3-small', input: 'x'.repeat(40_000) }),
     );
     assert.match(long.message, /maximum context length is 8192 tokens, however you requested 10000 tokens/);
@@ -149,7 +138,7 @@ describe('simulated OpenAI embeddings (driven by the openai SDK)', () => {
   });
 
   test('a failure asked for by header comes back in OpenAI’s envelope', async () => {
-    const failed = await status(
+    const failed = await refusal(
       openai.embeddings.create(
         { model: 'text-embedding-3-small', input: 'x' },
         { headers: { 'x-sim-fail-status': '429', 'x-sim-retry-after': '2' } },
@@ -197,7 +186,7 @@ describe('simulated Azure OpenAI embeddings (driven by AzureOpenAI)', () => {
   });
 
   test('a deployment that does not exist is Azure’s 404', async () => {
-    const failed = await status(azure('nope').embeddings.create({ model: 'x', input: 'one' }));
+    const failed = await refusal(azure('nope').embeddings.create({ model: 'x', input: 'one' }));
     assert.equal(failed.status, 404);
   });
 });
