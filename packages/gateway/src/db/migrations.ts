@@ -313,21 +313,22 @@ const usageSession: Migration = {
  * rows stay valid and show as unknown. The two indexes serve the log's pages filtered by token
  * and by user (members see only their own requests), newest first.
  */
+const ACTIVITY_COLUMNS: ReadonlyArray<readonly [string, 'text' | 'integer', boolean]> = [
+  ['request_id', 'text', false],
+  ['attempt', 'integer', false],
+  ['effort', 'text', false],
+  ['tier', 'text', false],
+  ['cache_write_tokens', 'integer', true],
+  ['reasoning_tokens', 'integer', true],
+  ['latency_ms', 'integer', false],
+  ['first_token_ms', 'integer', false],
+  ['outcome', 'text', false],
+  ['http_status', 'integer', false],
+];
+
 const usageActivity: Migration = {
   async up(db: Kysely<unknown>) {
-    const columns: ReadonlyArray<readonly [string, 'text' | 'integer', boolean]> = [
-      ['request_id', 'text', false],
-      ['attempt', 'integer', false],
-      ['effort', 'text', false],
-      ['tier', 'text', false],
-      ['cache_write_tokens', 'integer', true],
-      ['reasoning_tokens', 'integer', true],
-      ['latency_ms', 'integer', false],
-      ['first_token_ms', 'integer', false],
-      ['outcome', 'text', false],
-      ['http_status', 'integer', false],
-    ];
-    for (const [name, type, counted] of columns)
+    for (const [name, type, counted] of ACTIVITY_COLUMNS)
       await db.schema
         .alterTable('usage')
         .addColumn(name, type, (c) => (counted ? c.notNull().defaultTo(0) : c))
@@ -345,19 +346,7 @@ const usageActivity: Migration = {
   async down(db: Kysely<unknown>) {
     for (const name of ['usage_project_token_time', 'usage_project_user_time'])
       await db.schema.dropIndex(name).execute();
-    for (const name of [
-      'request_id',
-      'attempt',
-      'effort',
-      'tier',
-      'cache_write_tokens',
-      'reasoning_tokens',
-      'latency_ms',
-      'first_token_ms',
-      'outcome',
-      'http_status',
-    ])
-      await db.schema.alterTable('usage').dropColumn(name).execute();
+    for (const [name] of ACTIVITY_COLUMNS) await db.schema.alterTable('usage').dropColumn(name).execute();
   },
 };
 
