@@ -5,3 +5,4 @@ export type * from './response.ts';
 export * from './tool-call-id.ts';
 export * from './usage.ts';
 export type * from './embeddings.ts';
+export * from './meters.ts';
