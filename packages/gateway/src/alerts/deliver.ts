@@ -148,7 +148,7 @@ export function createDeliverer(deps: {
   /** One POST; undefined when delivered, else why not. */
   async function send(url: string, secret: string, key: string, body: string): Promise<Failure | undefined> {
     // Sockets skip `lookup` for an IP literal, so a literal is judged here (it may predate the setting).
-    const { hostname } = new URL(url);
+    const hostname = URL.parse(url)?.hostname ?? '';
     if (!options.allowPrivate && isIpLiteral(hostname) && !isPublicAddress(hostname))
       return { error: PRIVATE_ADDRESS_ERROR, final: true };
     try {
