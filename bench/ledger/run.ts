@@ -44,7 +44,7 @@ const usage = {
   model: 'm-1',
   promptTokens: 10,
   completionTokens: 5,
-  cachedTokens: 0,
+  meters: { input: 8, cached_input: 2, output: 5 },
   costMicros: 900,
   status: 'ok',
 } as const;
