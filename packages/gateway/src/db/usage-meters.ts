@@ -1,7 +1,7 @@
 /**
  * Reading the usage rows' meters (migration 0010): totals per meter summed in SQL, taking each
  * row's JSON object apart with the engine's table function (SQLite json_each, PostgreSQL
- * jsonb_each_text), so a report lists whatever meters the rows hold, known or not, without
+ * jsonb_each_text through usage_meter_entries), so a report lists whatever meters the rows hold, known or not, without
  * loading the rows.
  */
 import { engineOf } from '@app/db';
@@ -71,12 +71,15 @@ export async function meterTotals(
   rows: Expression<unknown>,
   keys: readonly string[],
 ): Promise<Map<string, Meters>> {
-  const each = engineOf(db) === 'postgres' ? sql`jsonb_each_text(u.meters)` : sql`json_each(u.meters)`;
+  // PostgreSQL: jsonb_each_text, with a row estimate that keeps the plan simple (migration 0010).
+  const postgres = engineOf(db) === 'postgres';
+  const each = postgres ? sql`usage_meter_entries(u.meters)` : sql`json_each(u.meters)`;
+  const quantity = postgres ? sql`m.quantity` : sql`cast(m.value as bigint)`;
   const columns = keys.map((key) => sql.ref(`u.${key}`));
   const grouping = sql.join([...columns, sql.ref('m.key')]);
   const selected = columns.length > 0 ? sql`${sql.join(columns)}, ` : sql``;
   const result = await sql<MeterRow>`select ${selected}m.key as meter,
-      sum(cast(m.value as bigint)) as quantity
+      sum(${quantity}) as quantity
     from (${rows}) as u, ${each} as m
     group by ${grouping}`.execute(db);
   const totals = new Map<string, Record<string, number>>();
