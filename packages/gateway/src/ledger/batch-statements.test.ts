@@ -9,7 +9,7 @@ import { loadGatewayConfig } from '../config.ts';
 import type { Principal } from '../contracts.ts';
 import type { GatewayDatabase, StoredMeters } from '../db/schema.ts';
 import { storedMeters } from '../db/usage-meters.ts';
-import { ledgerStatements, type UsageRow } from './batch-statements.ts';
+import { ledgerStatements, metersJson, type UsageRow } from './batch-statements.ts';
 
 const rowOf = (principal: Principal, i: number): UsageRow => [
   principal.tokenId,
@@ -39,6 +39,17 @@ const rowOf = (principal: Principal, i: number): UsageRow => [
   i % 2 === 0 ? 'ok' : 'rate_limited',
   i % 2 === 0 ? null : 429,
 ];
+
+describe('meters as a row stores them', () => {
+  it('keeps whole positive quantities, rounds fractions, leaves out nothing and nonsense', () => {
+    assert.equal(metersJson({ input: 812, output: 96 }), '{"input":812,"output":96}');
+    assert.equal(
+      metersJson({ input: 1.6, output: 0, cached_input: -1, image_input: 3, reasoning: Number.NaN }),
+      '{"input":2,"image_input":3}',
+    );
+    assert.equal(metersJson(undefined), '{}');
+  });
+});
 
 describe('batch statements on sqlite', () => {
   it('slices a batch into power-of-two INSERTs, reusing the same texts', () => {

@@ -94,10 +94,20 @@ const PG_TYPES = [
  */
 export function metersJson(meters: Meters | undefined): string {
   if (meters === undefined) return '{}';
+  // metersOf's meters are already that (the usual case, serialized as they are); others are
+  // copied without what does not fit. Every settle writes one: a copy each was half its cost.
+  for (const name in meters) {
+    const quantity = meters[name] as number;
+    if (!Number.isSafeInteger(quantity) || quantity <= 0) return JSON.stringify(wholeMeters(meters));
+  }
+  return JSON.stringify(meters);
+}
+
+function wholeMeters(meters: Meters): Record<string, number> {
   const stored: Record<string, number> = {};
   for (const [name, quantity] of Object.entries(meters))
     if (Number.isFinite(quantity) && quantity > 0) stored[name] = Math.round(quantity);
-  return JSON.stringify(stored);
+  return stored;
 }
 
 /** Largest SQLite INSERT, in rows: 24 x 256 bound values, below SQLite's 32,766. */
