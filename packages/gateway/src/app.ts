@@ -4,6 +4,7 @@ import { Counter } from 'prom-client';
 import { createAccess } from './access/index.ts';
 import { startBudgetAlerts } from './alerts/index.ts';
 import { ADMIN_API_PREFIX, ADMIN_KEY_AUTH, adminApiRoutes } from './admin-api/index.ts';
+import { embeddingsRoutes } from './front-doors/embeddings/index.ts';
 import { FRONT_DOORS, frontDoorRoutes } from './front-doors/index.ts';
 import type { GatewayConfig } from './config.ts';
 import { mountWeb } from './dashboard/mount.ts';
@@ -193,6 +194,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       tracing,
     };
     for (const door of FRONT_DOORS) await app.register(frontDoorRoutes(door, frontDoorDeps));
+    await app.register(embeddingsRoutes(frontDoorDeps));
     // Landing page, account dashboard, development identity provider (docs/gateway/dashboard.md).
     await mountWeb(app, {
       config,
