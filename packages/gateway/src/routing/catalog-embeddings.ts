@@ -48,7 +48,7 @@ function offers(model: ModelEntry): [string, OfferEntry][] {
 /** A chat model's required fields that are missing, and embedding settings it must not have. */
 export function chatShapeProblems(model: ModelEntry, path: string): string[] {
   const problems = CHAT_FIELDS.filter((field) => model[field] === undefined).map(
-    (field) => `${path}.${field}: required for a chat model`,
+    (field) => `${path}.${field}: required`,
   );
   if (model.embedding !== undefined) problems.push(`${path}.embedding: only for a model of kind 'embedding'`);
   for (const [provider, offer] of offers(model))

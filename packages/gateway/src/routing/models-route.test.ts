@@ -229,11 +229,7 @@ test('a model on a real endpoint is not labelled simulated', () => {
   const vertex = { project: 'p', location: 'global', baseUrl: 'simulator/vertex/v1' };
   const providers = {
     developer: local,
-    cloud_a: {
-      vendors: {
-        anthropic: { adapter: 'bedrock-converse', region: 'us-east-1', baseUrl: 'simulator/bedrock' },
-      },
-    },
+    cloud_a: { default: { adapter: 'bedrock-converse', region: 'us-east-1', baseUrl: 'simulator/bedrock' } },
     cloud_b: {
       vendors: {
         anthropic: { adapter: 'vertex-claude', ...vertex },
