@@ -295,3 +295,28 @@ test('model-level modifiers are the union over usable providers, in the natural 
     ],
   );
 });
+
+test('embedding models are listed with their kind, dimensions and limits; chat entries are unchanged', async () => {
+  const data = (await list()) as (ModelEntry & { kind?: string; embedding?: unknown })[];
+  const gemini = data.find((entry) => entry.id === 'gemini-embedding-001');
+  assert.ok(gemini, 'listed on cloud_b, where this project has budget');
+  assert.equal(gemini.kind, 'embedding');
+  assert.deepEqual(gemini.embedding, {
+    dimensions: 3072,
+    min_dimensions: 1,
+    max_inputs: 2048,
+    max_input_tokens: 2048,
+  });
+  assert.deepEqual(gemini.providers[0]?.prices, {
+    standard: { input_per_mtok: 0.15, cached_input_per_mtok: 0.15, output_per_mtok: 0 },
+  });
+  assert.deepEqual(
+    data.find((entry) => entry.id === 'gemini-embedding')?.embedding,
+    gemini.embedding,
+    'its alias entry too',
+  );
+  for (const entry of data.filter((item) => item.family !== 'gemini-embedding')) {
+    assert.equal('kind' in entry, false, entry.id);
+    assert.equal('embedding' in entry, false, entry.id);
+  }
+});
