@@ -99,7 +99,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       title: 'Model gateway',
       version: '1.0.0',
       description:
-        'OpenAI-compatible gateway to four model providers. Authenticate with a personal access token; the admin API (/admin/v1) with an admin key.',
+        'OpenAI-compatible gateway to four model providers: chat (Chat Completions, Messages, Responses, the Gemini API) and embeddings (POST /v1/embeddings). Authenticate with a personal access token; the admin API (/admin/v1) with an admin key.',
       securitySchemes: {
         bearerAuth: BEARER_AUTH,
         geminiApiKey: GEMINI_API_KEY,
