@@ -229,3 +229,47 @@ test('an impossible release date is rejected rather than rolled over', () => {
   (file.models[0] as Json).released = '2026-02-30';
   assert.deepEqual(problemsOf(file), ['models[0].released: not a valid date']);
 });
+
+test("an embedding model has its embedding settings and none of a chat model's fields", () => {
+  const file = bundledCatalogFile();
+  const titan = file.models[modelIndex(file, 'titan-embed-text-v2')] as Json;
+  const cohere = file.models[modelIndex(file, 'cohere-embed-english-v3')] as Json;
+  const small = file.models[modelIndex(file, 'text-embedding-3-small')] as Json;
+  const gpt = file.models[modelIndex(file, 'gpt-5.5-2026-04-23')] as Json;
+  const t = modelIndex(file, 'titan-embed-text-v2');
+  const c = modelIndex(file, 'cohere-embed-english-v3');
+  const s = modelIndex(file, 'text-embedding-3-small');
+  const g = modelIndex(file, 'gpt-5.5-2026-04-23');
+  delete titan.embedding;
+  cohere.contextWindow = 512;
+  const offer = (small.providers as Record<string, Json>).developer as Json;
+  offer.effort = 'openai-none-to-xhigh';
+  offer.prices = {
+    standard: { inputPerMTok: 0.02, cachedInputPerMTok: 0.02, outputPerMTok: 1 },
+    flex: { inputPerMTok: 0.01, cachedInputPerMTok: 0.01, outputPerMTok: 0 },
+  };
+  small.embedding = {
+    dimensions: 1536,
+    minDimensions: 2000,
+    dimensionValues: [512],
+    maxInputs: 1,
+    maxInputTokens: 1,
+  };
+  delete gpt.efforts;
+  gpt.embedding = { dimensions: 1, maxInputs: 1, maxInputTokens: 1 };
+  assert.deepEqual(
+    [...problemsOf(file)].sort(),
+    [
+      `models[${c}].contextWindow: a chat model's field, not an embedding model's`,
+      `models[${g}].efforts: required`,
+      `models[${g}].embedding: only for a model of kind 'embedding'`,
+      `models[${s}].embedding.dimensionValues: must include dimensions (1536), the default`,
+      `models[${s}].embedding.minDimensions: larger than dimensions`,
+      `models[${s}].embedding: minDimensions or dimensionValues, not both`,
+      `models[${s}].providers.developer.effort: a chat offer's field, not an embedding offer's`,
+      `models[${s}].providers.developer.prices.flex: embeddings have no flex tier`,
+      `models[${s}].providers.developer.prices.standard.outputPerMTok: must be 0 (embeddings produce no output tokens)`,
+      `models[${t}].embedding: required for an embedding model`,
+    ].sort(),
+  );
+});

@@ -40,6 +40,18 @@ async function nothingHappened(before: { sent: number; rows: number }): Promise<
   assert.deepEqual(await counts(), before, 'nothing sent upstream, no ledger row');
 }
 
+test('without a token: 401 missing_token, nothing sent', async () => {
+  const before = await counts();
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/v1/embeddings',
+    payload: { model: 'text-embedding-3-small', input: 'a' },
+  });
+  assert.equal(response.statusCode, 401);
+  assert.equal(response.json().error.code, 'missing_token');
+  await nothingHappened(before);
+});
+
 describe('input shapes', () => {
   const cases: [string, unknown, string][] = [
     ['missing', undefined, 'input'],

@@ -68,6 +68,11 @@ for (const { model, provider } of pairs) {
     assert.equal(row.provider, provider);
     assert.equal(row.model, model.id);
     assert.equal(row.status, 'ok');
+    // The activity log's columns: the request, its one attempt, how it ended.
+    assert.equal(row.request_id, response.headers['x-request-id']);
+    assert.equal(row.attempt, 1);
+    assert.equal(row.outcome, 'ok');
+    assert.equal(row.effort, 'none');
     assert.equal(row.prompt_tokens, answer.usage.prompt_tokens);
     assert.ok(row.prompt_tokens > 0);
     assert.equal(row.completion_tokens, 0);
