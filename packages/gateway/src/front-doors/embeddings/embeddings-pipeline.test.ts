@@ -1,14 +1,14 @@
 /**
  * What every model call gets, on /v1/embeddings: a batch split into the upstream's calls and
  * joined in order, budgets (402 without one; the estimate reserved, the input settled), tokens
- * per minute counting input tokens, failover to another provider, X-Gateway-Applied and the
- * request log line.
+ * per minute counting input tokens, stickiness, failover to another provider, X-Gateway-Applied
+ * and the request log line.
  */
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
-import { setRateLimits } from '../../access/admin.ts';
+import { setAllocation, setRateLimits } from '../../access/admin.ts';
 import { type ChatTestApp, scriptedDeveloper, startChatApp } from '../chat-completions/testing.ts';
 
 interface Answer {
@@ -140,4 +140,26 @@ test('a failing provider: the call fails over to another provider of the model',
       ['cloud_c', 'ok', true],
     ],
   );
+});
+
+test('stickiness: the provider chosen first keeps serving the user the model family', async (t) => {
+  const gw = await startChatApp({ allocations: { developer: 5, cloud_c: 3 } });
+  t.after(() => gw.close());
+  const provider = async () => {
+    const response = await embed(gw, { model: 'text-embedding-3-small', input: 'a' });
+    assert.equal(response.statusCode, 200, response.body);
+    return /provider=(\w+)/.exec(String(response.headers['x-gateway-applied']))?.[1];
+  };
+  assert.equal(await provider(), 'developer', 'the most budget left');
+  await setAllocation(gw.database.db, { slug: 'apollo', provider: 'cloud_c', usd: 50 });
+  // cloud_c now has the most budget: a fresh choice would be cloud_c.
+  assert.equal(await provider(), 'developer', 'the first choice is kept');
+  assert.equal(await provider(), 'developer');
+  const fresh = await gw.app.inject({
+    method: 'POST',
+    url: '/v1/chat/completions',
+    headers: gw.headers(),
+    payload: { model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'hi' }] },
+  });
+  assert.match(String(fresh.headers['x-gateway-applied']), /provider=cloud_c/, 'another family: fresh');
 });
