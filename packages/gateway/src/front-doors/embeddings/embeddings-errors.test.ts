@@ -105,11 +105,11 @@ describe('limits', () => {
   test('a token array longer than the model takes', async () => {
     const { status, error } = await embed({
       model: 'text-embedding-3-small',
-      input: [[1], new Array(8192).fill(7)],
+      input: [[1], new Array(8193).fill(7)],
     });
     assert.equal(status, 400);
     assert.equal(error.param, 'input[1]');
-    assert.match(error.message, /is 8192 tokens; text-embedding-3-small takes at most 8191 an input/);
+    assert.match(error.message, /is 8193 tokens; text-embedding-3-small takes at most 8192 an input/);
   });
 
   test('dimensions the model does not give, by range and by value', async () => {
