@@ -4,7 +4,9 @@
  * here) as `gateway_wrong_model_kind`.
  */
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
+import { setProjectIpAllow } from '../../access/admin.ts';
 import { type ChatTestApp, startChatApp } from '../chat-completions/testing.ts';
 
 let t: ChatTestApp;
@@ -254,4 +256,24 @@ describe('an embedding model on the chat doors', () => {
     assert.equal(response.json().error.status, 'INVALID_ARGUMENT');
     assert.match(response.json().error.message, /is an embedding model/);
   });
+});
+
+// Last: it restricts the project for the rest of this file.
+test("the project's IP rules: 403 gateway_ip_not_allowed from another address, nothing sent", async () => {
+  await setProjectIpAllow(t.database.db, { slug: 'apollo', ipAllow: ['10.0.0.0/8'] });
+  await sleep(1_050); // a token's state (its project's rules) is cached for up to 1 s
+  const before = await counts();
+  const ask = (remoteAddress: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/v1/embeddings',
+      headers: t.headers(),
+      remoteAddress,
+      payload: { model: 'text-embedding-3-small', input: 'a' },
+    });
+  const refused = await ask('192.0.2.44');
+  assert.equal(refused.statusCode, 403);
+  assert.equal(refused.json().error.code, 'gateway_ip_not_allowed');
+  await nothingHappened(before);
+  assert.equal((await ask('10.1.2.3')).statusCode, 200);
 });
