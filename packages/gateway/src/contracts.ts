@@ -28,6 +28,9 @@ export const TIERS = ['standard', 'flex'] as const;
 export type Tier = (typeof TIERS)[number];
 export const COMPRESSIONS = ['off', 'compact', 'compressed'] as const;
 export type Compression = (typeof COMPRESSIONS)[number];
+/** `chat` models answer the chat doors (completions, messages, responses, Gemini); `embedding` models /v1/embeddings. */
+export const MODEL_KINDS = ['chat', 'embedding'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
 
 /** US dollars x 1,000,000: integer arithmetic for money, so sums and comparisons are exact. */
 export type Micros = number;
@@ -242,11 +245,29 @@ export interface Price {
   readonly webSearchPerKCalls?: number;
 }
 
+/**
+ * An embedding model's vectors and inputs: `dimensions` is the full length; shorter ones are any
+ * from `minDimensions` up, or one of `dimensionValues`, or (neither) none.
+ */
+export interface EmbeddingLimits {
+  readonly dimensions: number;
+  readonly minDimensions?: number | undefined;
+  readonly dimensionValues?: readonly number[] | undefined;
+  /** Inputs one request may carry (split into upstream calls as each upstream takes them). */
+  readonly maxInputs: number;
+  /** Tokens one input may be. */
+  readonly maxInputTokens: number;
+}
+
 export interface RoutePlan {
   /** The model string as the client sent it. */
   readonly requested: string;
   /** Exact model version (aliases resolved). */
   readonly model: string;
+  /** The model's kind; absent (plans made by hand in tests) is `chat`. */
+  readonly kind?: ModelKind;
+  /** An embedding model's dimensions and input limits. */
+  readonly embedding?: EmbeddingLimits | undefined;
   readonly family: string;
   /** The model's vendor (`openai`, `anthropic`, `google`): picks the tokenizer for compression. */
   readonly vendor?: string;
