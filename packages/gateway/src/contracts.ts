@@ -5,6 +5,7 @@
  * -> settle (ledger) -> respond (chat). Each area implements its side of these interfaces.
  */
 import type { AdapterId, EndpointParams, OfferProfile } from '@app/provider-adapters';
+import type { Meters } from '@app/provider-adapters/model/meters.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Signer } from './upstream/credentials/signer.ts';
 
@@ -141,9 +142,11 @@ export interface Reservation {
 export interface UsageRecord {
   /** Exact model version served. */
   readonly model: string;
+  /** The whole prompt and the whole generation, every kind of token included. */
   readonly promptTokens: number;
   readonly completionTokens: number;
-  readonly cachedTokens: number;
+  /** What was charged as named meters (`metersOf` of the bounded or estimated usage). */
+  readonly meters: Meters;
   readonly costMicros: Micros;
   /** `ok`: settled from upstream usage; `error`/`aborted`: partial usage, if any, still charged. */
   readonly status: 'ok' | 'error' | 'aborted';
@@ -160,8 +163,11 @@ export interface AttemptActivity {
   readonly effort?: string | undefined;
   /** The tier served (the upstream's word when it says, else the one asked). */
   readonly tier?: string | undefined;
-  readonly cacheWriteTokens?: number | undefined;
-  readonly reasoningTokens?: number | undefined;
+  /**
+   * Whether the row starts its request, the one reports count as a request: false for a later
+   * attempt and for a release that was never sent after an earlier attempt (default true).
+   */
+  readonly newRequest?: boolean | undefined;
   readonly latencyMs?: number | undefined;
   readonly firstTokenMs?: number | undefined;
   /** `ok`, `client_left`, `gateway_error` or the upstream failure's kind. */
