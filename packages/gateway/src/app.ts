@@ -17,7 +17,7 @@ import { HTTP_DURATION_BUCKETS, installGatewayMetrics, timedRoute } from './metr
 import { decorateCallContext } from './pipeline/call-context.ts';
 import { gatewayRequestLogFields } from './request-log.ts';
 import { createRouting } from './routing/index.ts';
-import { createTracing } from './telemetry/tracing.ts';
+import { loadTracing } from './telemetry/index.ts';
 import { createUpstream, SecretRedactor } from './upstream/index.ts';
 
 declare module 'fastify' {
@@ -82,8 +82,9 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const redis =
     options.redis ??
     (config.redisUrl ? createRedis(config.redisUrl, { keyPrefix: config.redisKeyPrefix }) : undefined);
-  // Undefined unless an OTLP endpoint is configured (docs/gateway/tracing.md).
-  const tracing = createTracing(config.telemetry);
+  // Undefined unless an OTLP endpoint is configured (docs/gateway/tracing.md); only then are the
+  // OpenTelemetry packages loaded.
+  const tracing = await loadTracing(config.telemetry);
   const app = await createServer({
     service: 'gateway',
     log: { level: config.logLevel, format: config.logFormat },

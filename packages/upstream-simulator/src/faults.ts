@@ -23,6 +23,8 @@ export interface Behaviour {
   readonly replyTokens?: number;
   /** The scripted tool turn (tool-turn.ts): call this tool with this input, then quote its result. */
   readonly toolTurn?: ToolTurn;
+  /** OpenAI Chat Completions: the answer names this model, as an alias resolved to a snapshot does. */
+  readonly servedModel?: string;
 }
 
 type Source = (name: string) => unknown;
@@ -38,6 +40,7 @@ const FIELDS = {
   tokenDelayMs: ['token-delay-ms', 'token_delay_ms'],
   replyTokens: ['reply-tokens', 'reply_tokens'],
   toolTurn: ['tool-turn', 'tool_turn'],
+  servedModel: ['served-model', 'served_model'],
 } as const;
 
 function integer(value: unknown): number | undefined {
@@ -60,6 +63,7 @@ function read(source: Source, which: 0 | 1): Behaviour {
     tokenDelayMs: integer(get('tokenDelayMs')),
     replyTokens: integer(get('replyTokens')),
     toolTurn: parseToolTurn(get('toolTurn')),
+    servedModel: text(get('servedModel')),
   };
   return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
 }

@@ -81,7 +81,7 @@ export async function chat(state: SimState, exchange: SimExchange): Promise<void
   exchange.reportUsage(reply.usage);
   const envelope: Envelope = {
     id: reply.id,
-    model: body.model,
+    model: behaviour.servedModel ?? body.model,
     created: Math.floor(Date.now() / 1000),
     serviceTier: body.service_tier === 'flex' ? 'flex' : 'default',
   };

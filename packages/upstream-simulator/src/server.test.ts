@@ -151,6 +151,20 @@ describe('simulator failures', () => {
     await broken.body?.cancel();
   });
 
+  test('names the served model it is told to, in a JSON answer and every chunk of a stream', async () => {
+    const served = 'm-2026-01-01';
+    const json = await post({ model: 'm', messages }, { 'x-sim-served-model': served });
+    assert.equal(((await json.json()) as { model: string }).model, served);
+    const stream = await post({ model: 'm', messages, stream: true, x_simulator: { served_model: served } });
+    const chunks = (await stream.text())
+      .split('\n\n')
+      .filter((event) => event.startsWith('data: {'))
+      .map((event) => JSON.parse(event.slice(6)) as { model: string });
+    assert.ok(chunks.length > 2 && chunks.every((chunk) => chunk.model === served));
+    const plain = await post({ model: 'm', messages });
+    assert.equal(((await plain.json()) as { model: string }).model, 'm');
+  });
+
   test('fails mid-stream with an error event after N tokens', async () => {
     const response = await post({ model: 'm', messages, stream: true }, { 'x-sim-fail-after-tokens': '2' });
     const text = await response.text();

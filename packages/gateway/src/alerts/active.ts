@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { findProject } from '../access/admin.ts';
 import { type Actor, inTransaction, recordAudit } from '../access/audit.ts';
 import type { AlertDelivery, GatewayDatabase } from '../db/schema.ts';
+import { printable } from './printable.ts';
 
 type Db = Kysely<GatewayDatabase>;
 
@@ -89,6 +90,7 @@ export interface AlertRecord {
   readonly crossedAt: string;
   readonly delivery: AlertDelivery;
   readonly attempts: number;
+  /** Printable: no control or format characters. */
   readonly lastError: string | null;
   readonly dismissed: boolean;
 }
@@ -110,7 +112,8 @@ export async function recentAlerts(db: Db, projectId: number, limit = 20): Promi
     crossedAt: row.crossed_at,
     delivery: row.delivery,
     attempts: Number(row.attempts),
-    lastError: row.last_error,
+    // Rows stored before answers were cleaned may still hold control characters.
+    lastError: row.last_error === null ? null : printable(row.last_error),
     dismissed: row.dismissed_at !== null,
   }));
 }

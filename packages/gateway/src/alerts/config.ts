@@ -41,11 +41,22 @@ export const AlertsConfigSchema = Type.Object(
       description:
         'Webhook URLs must be https; `loopback` also accepts http to localhost, 127.0.0.1 and [::1] (development), `any` every http URL',
     }),
+    allowPrivate: Type.Boolean({
+      default: false,
+      description:
+        'Lets webhooks reach private, loopback and link-local addresses (a receiver on the same machine or network); off: such a URL is refused, and so is a host name resolving to one',
+    }),
   },
   { additionalProperties: false, default: {} },
 );
 
 export type AlertsConfig = Static<typeof AlertsConfigSchema>;
+
+/**
+ * What a webhook URL may be and reach. A bare `allowHttp` (the dashboard's) does not refuse, when
+ * the URL is set, the private hosts it lets http reach; deliveries still check `allowPrivate`.
+ */
+export type WebhookPolicy = Pick<AlertsConfig, 'allowHttp' | 'allowPrivate'> | AlertsConfig['allowHttp'];
 
 export const ALERTS_ENV: EnvMapping = {
   checkMs: 'GATEWAY_ALERT_CHECK_MS',
@@ -54,4 +65,5 @@ export const ALERTS_ENV: EnvMapping = {
   giveUpMs: 'GATEWAY_ALERT_GIVE_UP_MS',
   timeoutMs: 'GATEWAY_ALERT_TIMEOUT_MS',
   allowHttp: 'GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP',
+  allowPrivate: 'GATEWAY_ALERT_WEBHOOK_ALLOW_PRIVATE',
 };

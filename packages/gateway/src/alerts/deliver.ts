@@ -4,14 +4,24 @@
  * instance sends each attempt on SQLite and PostgreSQL alike. A failed attempt is retried after
  * an exponential, jittered, capped wait until it is delivered (2xx) or `giveUpMs` after the
  * crossing, when it is marked failed and logged. Redirects are not followed and at most a
- * kilobyte of the answer is read.
+ * kilobyte of the answer is read. A host that is or resolves to a private address (unless
+ * `allowPrivate`) fails for good at once: retrying would not change where it points.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Agent, request } from 'undici';
 import type { GatewayDatabase } from '../db/schema.ts';
+import {
+  isIpLiteral,
+  isPublicAddress,
+  PRIVATE_ADDRESS_CODE,
+  PRIVATE_ADDRESS_ERROR,
+  type Resolve,
+  webhookLookup,
+} from './addresses.ts';
 import type { AlertsConfig } from './config.ts';
 import { IDEMPOTENCY_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature.ts';
+import { printable } from './printable.ts';
 import { webhookHost } from './settings.ts';
 
 type Db = Kysely<GatewayDatabase>;
@@ -21,10 +31,23 @@ const BATCH = 20;
 /** Bytes of a receiver's answer kept for `last_error`. */
 const ANSWER_BYTES = 1024;
 
-export type DeliveryOptions = Pick<AlertsConfig, 'retryBaseMs' | 'retryCapMs' | 'giveUpMs' | 'timeoutMs'>;
+export type DeliveryOptions = Pick<
+  AlertsConfig,
+  'retryBaseMs' | 'retryCapMs' | 'giveUpMs' | 'timeoutMs' | 'allowPrivate'
+>;
+
+/** Why an attempt failed (for `last_error`, never with the URL); `final` ones are not retried. */
+interface Failure {
+  readonly error: string;
+  readonly final: boolean;
+}
 
 /** Wait before attempt `attempts + 1`: base x 2^(attempts-1), capped, the upper half jittered. */
-export function retryDelayMs(attempts: number, options: DeliveryOptions, random = Math.random): number {
+export function retryDelayMs(
+  attempts: number,
+  options: Pick<AlertsConfig, 'retryBaseMs' | 'retryCapMs'>,
+  random = Math.random,
+): number {
   const full = Math.min(options.retryCapMs, options.retryBaseMs * 2 ** Math.min(30, attempts - 1));
   return Math.round(full / 2 + (random() * full) / 2);
 }
@@ -77,9 +100,15 @@ export function createDeliverer(deps: {
   db: Db;
   log: FastifyBaseLogger;
   options: DeliveryOptions;
+  /** Name resolution, for tests; node's by default. */
+  resolve?: Resolve;
 }): Deliverer {
   const { db, log, options } = deps;
-  const agent = new Agent({ connect: { timeout: options.timeoutMs } });
+  const lookup = webhookLookup({
+    allowPrivate: options.allowPrivate,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+  });
+  const agent = new Agent({ connect: { timeout: options.timeoutMs, ...(lookup ? { lookup } : {}) } });
 
   /** The lease this instance holds on the alert, or undefined when another instance has it. */
   async function claim(id: number, now: Date): Promise<string | undefined> {
@@ -116,8 +145,12 @@ export function createDeliverer(deps: {
       .where('b.id', '=', id)
       .executeTakeFirstOrThrow();
 
-  /** One POST; undefined when delivered, else why not (for `last_error`, never with the URL). */
-  async function send(url: string, secret: string, key: string, body: string): Promise<string | undefined> {
+  /** One POST; undefined when delivered, else why not. */
+  async function send(url: string, secret: string, key: string, body: string): Promise<Failure | undefined> {
+    // Sockets skip `lookup` for an IP literal, so a literal is judged here (it may predate the setting).
+    const hostname = URL.parse(url)?.hostname ?? '';
+    if (!options.allowPrivate && isIpLiteral(hostname) && !isPublicAddress(hostname))
+      return { error: PRIVATE_ADDRESS_ERROR, final: true };
     try {
       const response = await request(url, {
         method: 'POST',
@@ -135,56 +168,54 @@ export function createDeliverer(deps: {
       });
       const answer = await boundedText(response.body);
       if (response.statusCode >= 200 && response.statusCode < 300) return undefined;
-      return `HTTP ${response.statusCode}${answer ? `: ${answer}` : ''}`;
+      return { error: `HTTP ${response.statusCode}${answer ? `: ${answer}` : ''}`, final: false };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      return typeof code === 'string' ? code : error instanceof Error ? error.name : 'request failed';
+      if (code === PRIVATE_ADDRESS_CODE) return { error: PRIVATE_ADDRESS_ERROR, final: true };
+      const why = typeof code === 'string' ? code : error instanceof Error ? error.name : 'request failed';
+      return { error: why, final: false };
     }
   }
 
   async function attempt(id: number): Promise<void> {
-    const now = new Date();
-    const lease = await claim(id, now);
+    const lease = await claim(id, new Date());
     if (!lease) return;
     const row = await load(id);
     const mine = db.updateTable('budget_alerts').where('id', '=', id).where('lease_until', '=', lease);
-    const fields = { project: row.slug, provider: row.provider, threshold: Number(row.threshold) };
-    // Logs get the status or error code only: a receiver's answer may echo what it was sent.
-    const logged = (error: string) => ({
-      ...fields,
-      host: webhookHost(row.webhook_url ?? ''),
-      error: error.split(':')[0],
-    });
     if (!row.webhook_url || !row.webhook_secret) {
       await mine.set({ delivery: 'none', lease_until: null, last_error: 'no webhook' }).execute();
       return;
     }
     const body = JSON.stringify(alertPayload(row));
-    const error = await send(row.webhook_url, row.webhook_secret, row.alert_key, body);
+    const failure = await send(row.webhook_url, row.webhook_secret, row.alert_key, body);
     const done = new Date();
-    if (error === undefined) {
+    const fields = { project: row.slug, provider: row.provider, threshold: Number(row.threshold) };
+    const attempts = Number(row.attempts);
+    if (failure === undefined) {
       await mine
         .set({ delivery: 'delivered', delivered_at: done.toISOString(), lease_until: null })
         .execute();
-      log.info({ ...fields, attempts: Number(row.attempts) }, 'budget alert webhook delivered');
+      log.info({ ...fields, attempts }, 'budget alert webhook delivered');
       return;
     }
+    // Logs get the status or error code only: a receiver's answer may echo what it was sent.
+    const logged = {
+      ...fields,
+      attempts,
+      host: webhookHost(row.webhook_url),
+      error: failure.error.split(':')[0],
+    };
+    const last_error = printable(failure.error);
     const ageMs = done.getTime() - Date.parse(row.crossed_at);
-    if (ageMs >= options.giveUpMs) {
-      await mine.set({ delivery: 'failed', lease_until: null, last_error: error }).execute();
-      log.error(
-        { ...logged(error), attempts: Number(row.attempts) },
-        'budget alert webhook failed: giving up',
-      );
+    if (failure.final || ageMs >= options.giveUpMs) {
+      await mine.set({ delivery: 'failed', lease_until: null, last_error }).execute();
+      log.error(logged, `budget alert webhook failed: ${failure.final ? 'refused' : 'giving up'}`);
       return;
     }
-    const waitMs = retryDelayMs(Number(row.attempts), options);
+    const waitMs = retryDelayMs(attempts, options);
     const next = new Date(done.getTime() + waitMs).toISOString();
-    await mine.set({ next_attempt_at: next, lease_until: null, last_error: error }).execute();
-    log.info(
-      { ...logged(error), attempts: Number(row.attempts), retryInMs: waitMs },
-      'budget alert webhook attempt failed',
-    );
+    await mine.set({ next_attempt_at: next, lease_until: null, last_error }).execute();
+    log.info({ ...logged, retryInMs: waitMs }, 'budget alert webhook attempt failed');
   }
 
   async function deliverDue(): Promise<void> {
@@ -221,5 +252,5 @@ async function boundedText(body: AsyncIterable<Buffer> & { destroy(): unknown })
     if (size >= ANSWER_BYTES) break;
   }
   body.destroy();
-  return Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8').replace(/\s+/g, ' ').trim();
+  return Buffer.concat(chunks).subarray(0, ANSWER_BYTES).toString('utf8');
 }

@@ -18,9 +18,16 @@ import { loadGatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { setAlertSettings } from './settings.ts';
 import { verifySignature } from './signature.ts';
-import { type Receiver, waitFor, webhookReceiver } from './testing.ts';
+import { LOCAL_RECEIVERS, type Receiver, waitFor, webhookReceiver } from './testing.ts';
 
-const ALERTS = { checkMs: 50, retryBaseMs: 50, retryCapMs: 200, timeoutMs: 1_000, allowHttp: 'loopback' };
+const ALERTS = {
+  checkMs: 50,
+  retryBaseMs: 50,
+  retryCapMs: 200,
+  timeoutMs: 1_000,
+  allowHttp: 'loopback',
+  allowPrivate: true,
+};
 
 for (const { engine, skip } of testEngines()) {
   describe(`budget alert webhooks from two instances on ${engine}`, { skip }, () => {
@@ -56,7 +63,7 @@ for (const { engine, skip } of testEngines()) {
       const db = isolated.database.db;
       await addProject(db, { slug: 'alerted' });
       await setAllocation(db, { slug: 'alerted', provider: 'developer', usd: 10 });
-      const set = await setAlertSettings(db, 'loopback', {
+      const set = await setAlertSettings(db, LOCAL_RECEIVERS, {
         slug: 'alerted',
         thresholds: '50,80,100',
         webhookUrl: receiver.url,

@@ -21,7 +21,7 @@ import { loadGatewayConfig } from '../config.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { retryDelayMs } from './deliver.ts';
 import { setAlertSettings } from './settings.ts';
-import { waitFor } from './testing.ts';
+import { LOCAL_RECEIVERS, waitFor } from './testing.ts';
 
 describe('retry waits', () => {
   const options = { retryBaseMs: 1_000, retryCapMs: 10_000, giveUpMs: 86_400_000, timeoutMs: 1_000 };
@@ -75,6 +75,7 @@ describe('failing webhook attempts', () => {
       timeoutMs: 1_500,
       giveUpMs: 6_000,
       allowHttp: 'loopback',
+      allowPrivate: true,
     };
     const config = loadGatewayConfig({}, { overrides: { dataDir, logLevel: 'info', alerts } });
     const logStream = new Writable({
@@ -88,7 +89,7 @@ describe('failing webhook attempts', () => {
     const db = isolated.database.db;
     await addProject(db, { slug: 'flaky' });
     await setAllocation(db, { slug: 'flaky', provider: 'cloud_a', usd: 1 });
-    await setAlertSettings(db, 'loopback', {
+    await setAlertSettings(db, LOCAL_RECEIVERS, {
       slug: 'flaky',
       thresholds: '50',
       webhookUrl: `http://127.0.0.1:${port}/hook?key=s3cr3t`,
@@ -150,13 +151,16 @@ describe('shutting down during an attempt', () => {
     const isolated = await isolatedDatabase<GatewayDatabase>('sqlite');
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-alert-shutdown-'));
     try {
-      const alerts = { checkMs: 50, timeoutMs: 30_000, allowHttp: 'loopback' };
+      const alerts = { checkMs: 50, timeoutMs: 30_000, allowHttp: 'loopback', allowPrivate: true };
       const config = loadGatewayConfig({}, { overrides: { dataDir, logLevel: 'silent', alerts } });
       const app = await buildApp(config, { database: isolated.database, defaultMetrics: false });
       const db = isolated.database.db;
       await addProject(db, { slug: 'stopping' });
       await setAllocation(db, { slug: 'stopping', provider: 'cloud_b', usd: 1 });
-      await setAlertSettings(db, 'loopback', { slug: 'stopping', webhookUrl: `http://127.0.0.1:${port}/` });
+      await setAlertSettings(db, LOCAL_RECEIVERS, {
+        slug: 'stopping',
+        webhookUrl: `http://127.0.0.1:${port}/`,
+      });
       await db.updateTable('allocations').set({ spent_micros: 900_000 }).execute();
       await waitFor(() => hits.length === 2, 5_000);
       const started = performance.now();

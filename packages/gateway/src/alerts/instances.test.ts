@@ -12,7 +12,7 @@ import { bearer } from '../access/test-app.ts';
 import { seedAccount } from '../access/testing.ts';
 import { type DashboardTestApp, startDashboardApp, startDashboardInstance } from '../dashboard/testing.ts';
 import { setAlertSettings } from './settings.ts';
-import { type Receiver, waitFor, webhookReceiver } from './testing.ts';
+import { LOCAL_RECEIVERS, type Receiver, waitFor, webhookReceiver } from './testing.ts';
 
 for (const { engine, skip } of testEngines()) {
   describe(`two instances spending one bucket on ${engine}`, { skip }, () => {
@@ -31,7 +31,7 @@ for (const { engine, skip } of testEngines()) {
         simulator: sim,
         // Leases of exactly what a request needs: both instances can serve the $0.001 bucket.
         access: { ledgerChunkUsd: 0 },
-        alerts: { checkMs: 50, retryBaseMs: 50, retryCapMs: 100, allowHttp: 'loopback' },
+        alerts: { checkMs: 50, retryBaseMs: 50, retryCapMs: 100, allowHttp: 'loopback', allowPrivate: true },
       });
       b = await startDashboardInstance(a);
       ({ token } = await seedAccount(a.database, {
@@ -40,7 +40,7 @@ for (const { engine, skip } of testEngines()) {
         allocations: { developer: 0.001 },
         config: a.config,
       }));
-      await setAlertSettings(a.database.db, 'loopback', { slug: 'shared', webhookUrl: receiver.url });
+      await setAlertSettings(a.database.db, LOCAL_RECEIVERS, { slug: 'shared', webhookUrl: receiver.url });
     });
     after(async () => {
       await b.close();

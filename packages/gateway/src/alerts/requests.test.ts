@@ -36,7 +36,7 @@ describe('budget alerts from requests through the gateway, shown in the dashboar
     await receiver.up();
     t = await startDashboardApp({
       simulator: sim,
-      alerts: { checkMs: 50, retryBaseMs: 50, retryCapMs: 100, allowHttp: 'loopback' },
+      alerts: { checkMs: 50, retryBaseMs: 50, retryCapMs: 100, allowHttp: 'loopback', allowPrivate: true },
     });
     ({ token } = await seedAccount(t.database, {
       email: 'dev@example.com',

@@ -5,13 +5,13 @@
  * and in logs by its host only, because webhook URLs often carry a credential in their path or query.
  */
 import { randomBytes } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import { AccessAdminError } from '../access/admin-errors.ts';
 import { findProject } from '../access/admin.ts';
 import { type Actor, inTransaction, recordAudit } from '../access/audit.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
-import type { AlertsConfig } from './config.ts';
+import { isIpLiteral, isLoopbackName, isPublicAddress } from './addresses.ts';
+import type { WebhookPolicy } from './config.ts';
 
 type Db = Kysely<GatewayDatabase>;
 
@@ -19,35 +19,6 @@ export const DEFAULT_THRESHOLDS: readonly number[] = Object.freeze([50, 80, 100]
 const MAX_THRESHOLDS = 10;
 const MAX_URL_LENGTH = 2048;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/**
- * Addresses a project admin must not make the gateway POST to (internal services, cloud metadata
- * at 169.254.169.254). Only IP literals are checked: a name that resolves to one is not (DNS).
- */
-const INTERNAL = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const)
-  INTERNAL.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 127],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['::ffff:0:0', 96],
-] as const)
-  INTERNAL.addSubnet(net, prefix, 'ipv6');
-
-function isInternalAddress(hostname: string): boolean {
-  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-  const family = isIP(host);
-  return family !== 0 && INTERNAL.check(host, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 export interface AlertSettings {
   readonly projectId: number;
@@ -82,8 +53,12 @@ export function webhookHost(url: string): string {
   }
 }
 
-/** The URL as stored, or refused: https (http only as `allowHttp` permits), no credentials. */
-export function checkWebhookUrl(text: string, allowHttp: AlertsConfig['allowHttp']): string {
+/**
+ * The URL as stored, or refused: https (http only as `allowHttp` permits), no credentials, and
+ * unless `allowPrivate`, no host that is a non-public IP literal or `localhost`. A host name is
+ * not resolved here: each delivery checks the addresses it resolves to (addresses.ts).
+ */
+export function checkWebhookUrl(text: string, policy: WebhookPolicy): string {
   const refuse = (why: string) => {
     throw new AccessAdminError('invalid_webhook', `The webhook URL ${why}.`);
   };
@@ -95,6 +70,7 @@ export function checkWebhookUrl(text: string, allowHttp: AlertsConfig['allowHttp
   }
   if (text.length > MAX_URL_LENGTH) refuse(`is longer than ${MAX_URL_LENGTH} characters`);
   if (url.username !== '' || url.password !== '') refuse('may not contain a user name or password');
+  const allowHttp = typeof policy === 'string' ? policy : policy.allowHttp;
   const httpAllowed = allowHttp === 'any' || (allowHttp === 'loopback' && LOOPBACK_HOSTS.has(url.hostname));
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed))
     refuse(
@@ -102,8 +78,13 @@ export function checkWebhookUrl(text: string, allowHttp: AlertsConfig['allowHttp
         ? 'must use https (http only to localhost)'
         : 'must use https (GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP allows http)',
     );
-  if (allowHttp !== 'any' && !httpAllowed && isInternalAddress(url.hostname))
-    refuse('may not point at a private, loopback or link-local address');
+  // A bare allowHttp (the dashboard's) keeps the earlier rule: hosts http may reach are not refused.
+  const allowPrivate = typeof policy === 'string' ? httpAllowed : policy.allowPrivate;
+  const internal = isIpLiteral(url.hostname) ? !isPublicAddress(url.hostname) : isLoopbackName(url.hostname);
+  if (internal && !allowPrivate)
+    refuse(
+      'may not point at a private, loopback or link-local address (GATEWAY_ALERT_WEBHOOK_ALLOW_PRIVATE allows it)',
+    );
   url.hash = '';
   return url.toString();
 }
@@ -147,14 +128,14 @@ export interface AlertChange {
  */
 export async function setAlertSettings(
   db: Db,
-  allowHttp: AlertsConfig['allowHttp'],
+  policy: WebhookPolicy,
   change: AlertChange,
 ): Promise<{ settings: AlertSettings; newSecret?: string }> {
   const project = await findProject(db, change.slug);
   const thresholds = change.thresholds === undefined ? undefined : parseThresholds(change.thresholds);
   const typed = change.webhookUrl?.trim();
   const removing = typed === '' || typed === 'none';
-  const webhookUrl = typed === undefined || removing ? undefined : checkWebhookUrl(typed, allowHttp);
+  const webhookUrl = typed === undefined || removing ? undefined : checkWebhookUrl(typed, policy);
   return inTransaction(db, async (trx) => {
     const before = await settingsOf(trx, project);
     const row = await trx

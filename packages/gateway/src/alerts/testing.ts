@@ -24,9 +24,11 @@ export interface Receiver {
 
 /**
  * Picks a free port and leaves it closed until `up()`. The first `failures` requests after
- * that are answered 503.
+ * that are answered 503, with `failureBody` (default `try later`).
  */
-export async function webhookReceiver(options: { failures?: number } = {}): Promise<Receiver> {
+export async function webhookReceiver(
+  options: { failures?: number; failureBody?: string } = {},
+): Promise<Receiver> {
   const requests: Received[] = [];
   const delivered: Received[] = [];
   let failures = options.failures ?? 0;
@@ -42,7 +44,7 @@ export async function webhookReceiver(options: { failures?: number } = {}): Prom
       requests.push(received);
       if (failures > 0) {
         failures--;
-        res.writeHead(503).end('try later');
+        res.writeHead(503).end(options.failureBody ?? 'try later');
         return;
       }
       delivered.push(received);
@@ -82,3 +84,6 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, ms = 
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** The webhook policy that lets tests deliver to their receivers on 127.0.0.1. */
+export const LOCAL_RECEIVERS = { allowHttp: 'loopback', allowPrivate: true } as const;

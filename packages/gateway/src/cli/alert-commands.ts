@@ -9,6 +9,9 @@ import {
 import type { Handler } from './commands.ts';
 import { table } from './list-commands.ts';
 
+const LAST_ERROR_CHARS = 200;
+const clip = (text: string) =>
+  text.length > LAST_ERROR_CHARS ? `${text.slice(0, LAST_ERROR_CHARS)}... (--json shows it all)` : text;
 const option = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
 export const ALERT_COMMANDS: Readonly<Record<string, Handler>> = {
@@ -16,7 +19,7 @@ export const ALERT_COMMANDS: Readonly<Record<string, Handler>> = {
     const slug = args.args.SLUG ?? '';
     const thresholds = option(args.options.thresholds);
     const webhookUrl = option(args.options.webhook);
-    const result = await setAlertSettings(database.db, config.alerts.allowHttp, {
+    const result = await setAlertSettings(database.db, config.alerts, {
       slug,
       ...(thresholds === undefined ? {} : { thresholds }),
       ...(webhookUrl === undefined ? {} : { webhookUrl }),
@@ -46,6 +49,9 @@ export const ALERT_COMMANDS: Readonly<Record<string, Handler>> = {
     ]);
     const header = ['PROVIDER', 'THRESHOLD', 'EPOCH', 'CROSSED', 'DELIVERY', 'ATTEMPTS', 'DISMISSED', 'ID'];
     for (const line of table([header, ...rows])) print(line);
+    // Why the undelivered ones are not delivered: the receiver's answer, cleaned when stored and read.
+    for (const a of alerts)
+      if (a.lastError && a.delivery !== 'delivered') print(`${a.id} last error: ${clip(a.lastError)}`);
   },
   'alerts rotate-secret': async ({ database, print }, args) => {
     const secret = await rotateWebhookSecret(database.db, { slug: args.args.SLUG ?? '' });

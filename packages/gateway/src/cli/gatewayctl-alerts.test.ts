@@ -111,6 +111,18 @@ describe('gatewayctl alerts', () => {
     const shown = await ok('alerts', 'show', 'team');
     assert.match(shown, /^PROVIDER +THRESHOLD +EPOCH +CROSSED +DELIVERY +ATTEMPTS +DISMISSED +ID$/m);
     assert.match(shown, /^developer +50% +0 +\S+ +pending +0 +- +[0-9a-f-]{36}$/m);
+    await database.db
+      .updateTable('budget_alerts')
+      .set({ last_error: 'HTTP 500: \u001b[2J\u001b]0;pwned\u0007boom\u202E!\u0000' })
+      .execute();
+    const failing = await ctl('alerts', 'show', 'team');
+    assert.match(failing.stdout, /^[0-9a-f-]{36} last error: HTTP 500: \[2J\]0;pwnedboom!$/m);
+    const json = await ctl('alerts', 'show', 'team', '--json');
+    for (const output of [failing.stdout, json.stdout])
+      assert.ok(
+        output.split('\n').every((line) => !/[\p{Cc}\p{Cf}]/u.test(line)),
+        'no control characters printed',
+      );
     assert.equal(await ok('alerts', 'dismiss', 'team'), 'team: 1 alert dismissed');
     assert.match(await ok('alerts', 'show', 'team'), /^developer +50% .* yes /m);
   });
@@ -145,21 +157,16 @@ describe('gatewayctl alerts', () => {
     );
   });
 
-  it('accepts http to localhost only when GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP=loopback', async () => {
-    const loopback = { ...env, GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP: 'loopback' };
-    const result = await main(
-      ['alerts', 'set', 'team', '--webhook', 'http://localhost:8099/hook'],
-      loopback,
-      {
-        out: () => {},
-        err: () => {},
-      },
-    );
-    assert.equal(result, 0);
-    const refused = await main(['alerts', 'set', 'team', '--webhook', 'http://10.0.0.8/hook'], loopback, {
-      out: () => {},
-      err: () => {},
-    });
-    assert.equal(refused, 1);
+  it('accepts http to localhost only with ALLOW_HTTP=loopback and ALLOW_PRIVATE=true', async () => {
+    const quiet = { out: () => {}, err: () => {} };
+    const set = (url: string, extra: Record<string, string>) =>
+      main(['alerts', 'set', 'team', '--webhook', url], { ...env, ...extra }, quiet);
+    const loopback = { GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP: 'loopback' };
+    const local = { ...loopback, GATEWAY_ALERT_WEBHOOK_ALLOW_PRIVATE: 'true' };
+    assert.equal(await set('http://localhost:8099/hook', local), 0);
+    assert.equal(await set('http://localhost:8099/hook', loopback), 1, 'localhost is a private address');
+    assert.equal(await set('https://app.localhost/hook', {}), 1);
+    assert.equal(await set('http://10.0.0.8/hook', local), 1, 'http to localhost only');
+    assert.equal(await set('https://10.0.0.8/hook', local), 0, 'private addresses allowed');
   });
 });

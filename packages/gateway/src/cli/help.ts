@@ -47,7 +47,8 @@ The first --webhook prints a signing secret once; "alerts rotate-secret" prints 
 
 Configuration is read like the server's: GATEWAY_DATABASE_URL, GATEWAY_DATABASE_SCHEMA,
 GATEWAY_DATA_DIR, GATEWAY_SIGNING_KEY_PATH, GATEWAY_TOKEN_TTL, GATEWAY_TOKEN_MAX_TTL,
-GATEWAY_ADMIN_KEY_TTL, GATEWAY_ADMIN_KEY_MAX_TTL, GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP.
+GATEWAY_ADMIN_KEY_TTL, GATEWAY_ADMIN_KEY_MAX_TTL, GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP,
+GATEWAY_ALERT_WEBHOOK_ALLOW_PRIVATE.
 Every command names the database it uses on stderr. Where the gateway has no database yet
 (no SQLite file, no schema) a command refuses, unless given --create: then it creates one.
 

@@ -18,7 +18,7 @@ import {
   type OwnRouteDeps,
 } from '../pipeline/front-door.ts';
 import type { PipelineDeps } from '../pipeline/prepare-call.ts';
-import type { GatewayTracing } from '../telemetry/tracing.ts';
+import type { GatewayTracing } from '../telemetry/index.ts';
 import type { Upstream } from '../upstream/index.ts';
 
 export interface FrontDoorsDeps {

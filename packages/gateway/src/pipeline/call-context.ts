@@ -61,6 +61,8 @@ export interface AttemptRecord {
   url?: string;
   /** Why the model stopped (`stop`, `length`, `tool_calls`, ...), when the answer said. */
   finishReason?: string;
+  /** The model the answer says served it (a snapshot of `model`, say), when it says. */
+  responseModel?: string;
 }
 
 export class CallContext {

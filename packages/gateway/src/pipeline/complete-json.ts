@@ -54,7 +54,10 @@ export async function completeJson(
     throw outcome.failed({ kind: 'server', status: 502, message: `${error.message}.` });
   }
   const { response } = parsed;
-  if (outcome.attempt) outcome.attempt.finishReason = response.finishReason;
+  if (outcome.attempt) {
+    outcome.attempt.finishReason = response.finishReason;
+    if (response.model !== undefined) outcome.attempt.responseModel = response.model;
+  }
   outcome.succeeded({
     usage: response.usage,
     generatedChars: response.usage ? 0 : generatedChars(response),

@@ -279,6 +279,7 @@ class StreamSession {
     if (event.type === 'served_tier') this.#servedTier = event.tier;
     else if (event.type === 'usage') this.#usage = event.usage;
     else if (event.type === 'finish') this.#finished(event.reason);
+    else if (event.type === 'start' && event.model !== undefined) this.#served(event.model);
   }
 
   /**
@@ -303,6 +304,11 @@ class StreamSession {
   #finished(reason: string): void {
     const attempt = this.#call.init.outcome.attempt;
     if (attempt) attempt.finishReason = reason;
+  }
+
+  #served(model: string): void {
+    const attempt = this.#call.init.outcome.attempt;
+    if (attempt) attempt.responseModel = model;
   }
 
   #beginIfContent(): void {

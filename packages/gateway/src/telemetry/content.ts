@@ -3,7 +3,8 @@
  * (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true): `gen_ai.system_instructions`,
  * `gen_ai.input.messages` and `gen_ai.output.messages` in the conventions' JSON form
  * (`[{role, parts: [{type: 'text', content}]}]`), read from any front door's body and
- * non-streamed answer. Bounded: the last messages only, each text part cut to a maximum.
+ * non-streamed answer (streamed ones: stream-content.ts). Bounded: the last messages only, each
+ * text part cut to a maximum.
  */
 import type { Attributes } from '@opentelemetry/api';
 import {
@@ -13,7 +14,8 @@ import {
 } from '@opentelemetry/semantic-conventions/incubating';
 
 const MAX_MESSAGES = 20;
-const MAX_PART_CHARS = 2_000;
+/** Characters kept of one text part (prompt or answer, JSON or streamed). */
+export const MAX_PART_CHARS = 2_000;
 
 interface Part {
   readonly type: string;
@@ -30,7 +32,7 @@ const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-function textPart(text: string): Part {
+export function textPart(text: string): Part {
   return { type: 'text', content: text.length > MAX_PART_CHARS ? `${text.slice(0, MAX_PART_CHARS)}…` : text };
 }
 

@@ -99,10 +99,11 @@ function serverAttributes(request: FinishedRequest, context: CallContext | null)
   put(attributes, ATTR_ERROR_TYPE, errorType(request.status, context));
   if (!context) return attributes;
   const { applied, facts, attempts } = context;
-  put(attributes, ATTR_GEN_AI_RESPONSE_MODEL, applied.model);
+  const last = attempts.at(-1);
+  put(attributes, ATTR_GEN_AI_RESPONSE_MODEL, last && servedModel(last));
   put(attributes, ATTR_GEN_AI_USAGE_INPUT_TOKENS, facts.charged?.promptTokens);
   put(attributes, ATTR_GEN_AI_USAGE_OUTPUT_TOKENS, facts.charged?.completionTokens);
-  const reason = attempts.at(-1)?.finishReason;
+  const reason = last?.finishReason;
   if (reason !== undefined) attributes[ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = [reason];
   put(attributes, 'gateway.project', facts.caller?.projectSlug);
   put(attributes, 'gateway.token_id', facts.caller?.tokenId);
@@ -127,6 +128,14 @@ function host(url: string | undefined): { address: string; port: number | undefi
   }
 }
 
+/**
+ * The model an attempt's answer says served it; else, for an answer that said nothing (Bedrock),
+ * the model asked of it. None for an attempt that got no answer (nor for a count, which has none).
+ */
+function servedModel(attempt: AttemptRecord): string | undefined {
+  return attempt.responseModel ?? (attempt.outcome === 'ok' ? attempt.model : undefined);
+}
+
 function failed(attempt: AttemptRecord): boolean {
   return attempt.outcome !== 'ok' && attempt.outcome !== 'client_left' && attempt.outcome !== 'pending';
 }
@@ -143,7 +152,7 @@ function attemptAttributes(operation: string, attempt: AttemptRecord, index: num
   const server = host(attempt.url);
   put(attributes, ATTR_SERVER_ADDRESS, server?.address);
   put(attributes, ATTR_SERVER_PORT, server?.port);
-  if (attempt.outcome === 'ok') attributes[ATTR_GEN_AI_RESPONSE_MODEL] = attempt.model;
+  put(attributes, ATTR_GEN_AI_RESPONSE_MODEL, servedModel(attempt));
   if (attempt.finishReason !== undefined)
     attributes[ATTR_GEN_AI_RESPONSE_FINISH_REASONS] = [attempt.finishReason];
   const usage = attempt.usage;

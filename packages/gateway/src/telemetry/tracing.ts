@@ -4,6 +4,7 @@
  * onResponse hook that builds the request's spans from its CallContext once it is over (for a
  * stream, when the stream ends), continuing the client's W3C trace context when it sent one.
  */
+import { pipeline, Readable } from 'node:stream';
 import type { RequestLogFields } from '@app/http-kit';
 import {
   type Attributes,
@@ -17,6 +18,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { FastifyReply, FastifyRequest, onResponseAsyncHookHandler, onSendHookHandler } from 'fastify';
 import { type TelemetryConfig, tracesExport } from './config.ts';
 import { inputContent, outputContent } from './content.ts';
+import { StreamedText, textTap } from './stream-content.ts';
 import { createTracingSdk, type TracingSdk } from './sdk.ts';
 import { recordSpans, wallClock } from './spans.ts';
 
@@ -34,11 +36,13 @@ interface RequestTrace {
   /** The client sent no valid traceparent: the server span starts a trace of this id. */
   readonly root: boolean;
   output?: Attributes;
+  /** The text of a streamed answer, read as it is sent (message content captured only). */
+  streamed?: StreamedText;
 }
 
 export interface RouteTracing {
   readonly onResponse: onResponseAsyncHookHandler;
-  /** Only when message content is captured: reads the JSON answer sent. */
+  /** Only when message content is captured: reads the answer sent (JSON, or a stream as it passes). */
   readonly onSend?: onSendHookHandler;
 }
 
@@ -78,7 +82,8 @@ class Tracing implements GatewayTracing {
     const onResponse = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const state = this.#trace(request);
       const endMs = wallClock(performance.now());
-      const extra = this.#capture ? { ...inputContent(request.body), ...state.output } : {};
+      const output = state.output ?? state.streamed?.attributes();
+      const extra = this.#capture ? { ...inputContent(request.body), ...output } : {};
       if (state.root) this.#sdk.ids.preset(state.traceId);
       recordSpans(
         this.#sdk.tracer,
@@ -99,7 +104,13 @@ class Tracing implements GatewayTracing {
     if (!this.#capture) return { onResponse };
     const onSend: onSendHookHandler = (request, _reply, payload, done) => {
       if (typeof payload === 'string') this.#trace(request).output = outputContent(payload);
-      done(null, payload);
+      if (!(payload instanceof Readable)) return done(null, payload);
+      // A stream is sent through a tap; its end (or a client leaving) reaches both sides.
+      const streamed = new StreamedText();
+      this.#trace(request).streamed = streamed;
+      const tap = textTap(streamed);
+      pipeline(payload, tap, () => {});
+      done(null, tap);
     };
     return { onResponse, onSend };
   }

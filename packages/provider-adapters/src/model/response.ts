@@ -19,6 +19,8 @@ export interface ModelResponse {
   readonly content: readonly Part[];
   readonly finishReason: FinishReason;
   readonly usage: Usage | undefined;
+  /** The model the answer says served it (may differ from the one asked: a snapshot), when it says. */
+  readonly model?: string;
   readonly servedTier?: ServedTier;
 }
 
@@ -32,7 +34,8 @@ export interface ParsedResponse {
 }
 
 export type StreamEvent =
-  | { readonly type: 'start'; readonly id: string }
+  /** `model`: the model the stream says serves it, when it says. */
+  | { readonly type: 'start'; readonly id: string; readonly model?: string }
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'citation'; readonly citation: Citation }
   | { readonly type: 'thinking'; readonly text?: string; readonly signature?: string }

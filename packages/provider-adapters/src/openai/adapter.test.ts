@@ -161,6 +161,24 @@ describe('openai responses', () => {
     assert.equal(out.usage?.inputTokens, 21);
     assert.ok(out.done);
   });
+  test('native stream: the model that answered and why it stopped are metered too, once', () => {
+    const translator = adapter.createStreamTranslator({ clientApi: 'openai-chat' });
+    const chunk = (fields: Record<string, unknown>) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-1', model: 'gpt-test-2026-01-01', ...fields })}\n\n`;
+    const wire = [
+      chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] }),
+      chunk({ choices: [{ index: 0, delta: { content: '!' }, finish_reason: null }] }),
+      chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'length' }] }),
+      'data: [DONE]\n\n',
+    ].join('');
+    const events = translator.push(new TextEncoder().encode(wire));
+    assert.deepEqual(
+      events.filter((event) => event.type === 'start'),
+      [{ type: 'start', id: 'chatcmpl-1', model: 'gpt-test-2026-01-01' }],
+    );
+    assert.deepEqual(summarise(events).finishReasons, ['length']);
+    assert.equal(summarise(events).native, 3);
+  });
   test('usage on the last content chunk (vLLM style, CRLF, no final blank line) is still metered', () => {
     const translator = adapter.createStreamTranslator({ clientApi: 'anthropic-messages' });
     const bytes = fixtureBytes('usage-on-last-chunk-stream.fixture.sse');

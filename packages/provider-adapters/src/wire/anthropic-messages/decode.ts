@@ -1,6 +1,6 @@
 /** A Messages response (and its pieces, which the stream decoder shares) in the internal model. */
 import { AdapterParseError } from '../../adapter.ts';
-import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
+import { isJsonObject, type JsonObject, parseJson, servedModel } from '../../json.ts';
 import type { Citation, Part } from '../../model/content.ts';
 import type { FinishReason, ModelResponse, ServedTier } from '../../model/response.ts';
 import { tokenCount, type Usage } from '../../model/usage.ts';
@@ -115,6 +115,7 @@ export function decodeMessage(body: string): { response: ModelResponse; json: Js
     finishReason: finishReason(json.stop_reason),
     usage: isJsonObject(json.usage) ? usageFrom(json.usage) : undefined,
     ...(tier === undefined ? {} : { servedTier: tier }),
+    ...servedModel(json.model),
   };
   return { response, json };
 }

@@ -4,7 +4,7 @@
  * only the events the gateway meters with are added beside them.
  */
 import type { ResponseContext, StreamTranslator } from '../../adapter.ts';
-import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
+import { isJsonObject, type JsonObject, parseJson, servedModel } from '../../json.ts';
 import type { StreamEvent, UpstreamFailure } from '../../model/response.ts';
 import { SseDecoder } from '../../sse.ts';
 import { argumentsText, blockPart, citationFrom, finishReason, servedTier, usageFrom } from './decode.ts';
@@ -97,7 +97,8 @@ export class MessagesStreamDecoder {
   #start(message: JsonObject): StreamEvent[] {
     this.#started = true;
     this.#usage = isJsonObject(message.usage) ? { ...message.usage } : {};
-    const events: StreamEvent[] = [{ type: 'start', id: typeof message.id === 'string' ? message.id : '' }];
+    const id = typeof message.id === 'string' ? message.id : '';
+    const events: StreamEvent[] = [{ type: 'start', id, ...servedModel(message.model) }];
     const tier = servedTier(this.#usage);
     if (tier !== undefined) events.push({ type: 'served_tier', tier });
     events.push({ type: 'usage', usage: usageFrom(this.#usage) });

@@ -1,6 +1,6 @@
 /** A whole generateContent answer as the internal model. */
 import { AdapterParseError, type ResponseContext } from '../../adapter.ts';
-import { isJsonObject, parseJson } from '../../json.ts';
+import { isJsonObject, parseJson, servedModel } from '../../json.ts';
 import type { Part, TextPart } from '../../model/content.ts';
 import type { ModelResponse, ParsedResponse } from '../../model/response.ts';
 import {
@@ -41,6 +41,7 @@ export function parseGenerateContent(body: string, context?: ResponseContext): P
       candidate === undefined ? 'content_filter' : finishReasonOf(candidate.finishReason, sawCall),
     usage: usageOf(parsed.usageMetadata, searched(grounding)),
     ...(servedTier === undefined ? {} : { servedTier }),
+    ...servedModel(parsed.modelVersion),
   };
   return context?.clientApi === GEMINI_API
     ? { response, native: { api: GEMINI_API, body: parsed } }

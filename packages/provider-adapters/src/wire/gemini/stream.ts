@@ -5,7 +5,7 @@
  * only the events the gateway meters with are added beside them.
  */
 import type { ResponseContext, StreamTranslator } from '../../adapter.ts';
-import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
+import { isJsonObject, type JsonObject, parseJson, servedModel } from '../../json.ts';
 import type { StreamEvent } from '../../model/response.ts';
 import { SseDecoder } from '../../sse.ts';
 import { mapGeminiStreamError } from './errors.ts';
@@ -87,7 +87,7 @@ class GeminiStream {
     }
     if (this.#id === undefined) {
       this.#id = responseIdOf(chunk, data);
-      out.push({ type: 'start', id: this.#id });
+      out.push({ type: 'start', id: this.#id, ...servedModel(chunk.modelVersion) });
     }
     if (chunk.usageMetadata !== undefined) this.#usage = chunk.usageMetadata;
     if (this.#native) out.push({ type: 'native', api: GEMINI_API, data: chunk });

@@ -1,5 +1,5 @@
 /** OpenAI Chat Completions responses and stream chunks -> the internal model. */
-import { isJsonObject, type JsonObject } from '../../json.ts';
+import { isJsonObject, type JsonObject, servedModel } from '../../json.ts';
 import type { Citation, Part } from '../../model/content.ts';
 import type { FinishReason, ModelResponse, ServedTier, StreamEvent } from '../../model/response.ts';
 import { unpackToolCallId } from '../../model/tool-call-id.ts';
@@ -74,6 +74,7 @@ export function decodeChatCompletion(body: JsonObject): ModelResponse {
     finishReason: finishReasonOf(first?.finish_reason) ?? 'stop',
     usage: usageFromOpenAI(body.usage),
     ...(tier ? { servedTier: tier } : {}),
+    ...servedModel(body.model),
   };
 }
 
@@ -86,7 +87,7 @@ export class ChatChunkDecoder {
     const events: StreamEvent[] = [];
     if (this.#id === '' && typeof chunk.id === 'string') {
       this.#id = chunk.id;
-      events.push({ type: 'start', id: chunk.id });
+      events.push({ type: 'start', id: chunk.id, ...servedModel(chunk.model) });
     }
     const tier = servedTierOf(chunk.service_tier);
     if (tier && events.length > 0) events.push({ type: 'served_tier', tier });

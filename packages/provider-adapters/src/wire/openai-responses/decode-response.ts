@@ -1,5 +1,5 @@
 /** Responses `response` objects -> the internal model (metering, and clients of other APIs). */
-import { isJsonObject, type JsonObject } from '../../json.ts';
+import { isJsonObject, type JsonObject, servedModel } from '../../json.ts';
 import type { Citation, Part } from '../../model/content.ts';
 import type { FinishReason, ModelResponse, ServedTier } from '../../model/response.ts';
 import { unpackToolCallId } from '../../model/tool-call-id.ts';
@@ -89,6 +89,7 @@ export function decodeResponse(body: JsonObject): ModelResponse {
     finishReason: responseFinish(body, content),
     usage: usageFromResponses(body.usage),
     ...(tier ? { servedTier: tier } : {}),
+    ...servedModel(body.model),
   };
 }
 

@@ -4,7 +4,7 @@
  * only the events the gateway meters with are added beside them.
  */
 import type { ResponseContext, StreamTranslator } from '../../adapter.ts';
-import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
+import { isJsonObject, type JsonObject, parseJson, servedModel } from '../../json.ts';
 import type { StreamEvent, UpstreamFailure } from '../../model/response.ts';
 import { retryForOpenAIErrorCode, withRetry } from '../../retry-scope.ts';
 import { unpackToolCallId } from '../../model/tool-call-id.ts';
@@ -105,7 +105,13 @@ export class ResponsesStreamDecoder {
   #start(response: JsonObject): StreamEvent[] {
     if (this.#started) return [];
     this.#started = true;
-    return [{ type: 'start', id: typeof response.id === 'string' ? response.id : '' }];
+    return [
+      {
+        type: 'start',
+        id: typeof response.id === 'string' ? response.id : '',
+        ...servedModel(response.model),
+      },
+    ];
   }
 
   #toolStart(index: number, item: JsonObject): StreamEvent[] {
