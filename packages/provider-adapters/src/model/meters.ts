@@ -25,23 +25,69 @@ export const METERS = Object.freeze({
 export type Meters = Readonly<Record<string, number>>;
 
 /**
- * The meters of a usage in the adapters' common convention (see Usage). Writes of unknown
- * duration count as 5-minute writes, the default of every provider that charges them.
+ * What a meter counts, which decides its unit and the total it adds to: `prompt` tokens (priced
+ * per million, part of the prompt size and of every API's prompt/input count), `generated`
+ * tokens (per million, part of the completion/output count) or `count` of calls (per thousand).
  */
-export function metersOf(usage: Usage): Meters {
-  const cached = Math.min(usage.cachedReadTokens, usage.inputTokens);
-  const written = Math.min(usage.cacheWriteTokens, usage.inputTokens - cached);
-  const reasoning = Math.min(usage.reasoningTokens, usage.outputTokens);
-  const meters: Record<string, number> = {};
-  put(meters, METERS.input, usage.inputTokens - cached - written);
-  put(meters, METERS.cachedInput, cached);
-  put(meters, METERS.cacheWrite5m, written);
-  put(meters, METERS.output, usage.outputTokens - reasoning);
-  put(meters, METERS.reasoning, reasoning);
-  put(meters, METERS.webSearchCalls, usage.webSearchRequests);
-  return meters;
+export type MeterClass = 'prompt' | 'generated' | 'count';
+
+export interface MeterInfo {
+  readonly class: MeterClass;
+  /**
+   * The meter whose rate applies when a price has none for this one: only where that is the
+   * upstream's own rule or today's charge (reasoning is billed as output; a cache write of unknown
+   * price as input). A meter without a fallback must be priced wherever it can be filled.
+   */
+  readonly pricedAs?: string;
 }
 
-function put(meters: Record<string, number>, name: string, quantity: number): void {
-  if (quantity > 0) meters[name] = quantity;
+/** The registry: one line per meter. A new meter is a line here, a catalog rate and an adapter line. */
+export const METER_REGISTRY: Readonly<Record<string, MeterInfo>> = Object.freeze({
+  [METERS.input]: { class: 'prompt' },
+  [METERS.cachedInput]: { class: 'prompt' },
+  [METERS.cacheWrite5m]: { class: 'prompt', pricedAs: METERS.input },
+  [METERS.cacheWrite1h]: { class: 'prompt' },
+  [METERS.output]: { class: 'generated' },
+  [METERS.reasoning]: { class: 'generated', pricedAs: METERS.output },
+  [METERS.webSearchCalls]: { class: 'count' },
+});
+
+/** The class of a meter; undefined for a name the registry does not know. */
+export function meterClass(name: string): MeterClass | undefined {
+  return Object.hasOwn(METER_REGISTRY, name) ? METER_REGISTRY[name]?.class : undefined;
+}
+
+/** The meters of a usage (see Usage: the adapters fill them, every total derives from them). */
+export function metersOf(usage: Usage): Meters {
+  return usage.meters;
+}
+
+/**
+ * Meters from quantities an adapter read, in the order given (pricing sums in this order). Zeros
+ * are left out: absent means 0, and a usage without cache activity carries no cache meters.
+ */
+export function meters(quantities: Readonly<Record<string, number>>): Meters {
+  const out: Record<string, number> = {};
+  for (const name in quantities) {
+    const quantity = quantities[name];
+    if (quantity !== undefined && quantity > 0) out[name] = quantity;
+  }
+  return out;
+}
+
+/**
+ * A total an API reports with parts counted inside it (OpenAI's `prompt_tokens` with its cached
+ * tokens, `completion_tokens` with its reasoning): each part bounded by what is left of the
+ * total, in order, then the remainder, so the meters stay disjoint and sum to the total even when
+ * an upstream reports a part larger than its whole.
+ */
+export function splitTotal(total: number, ...parts: number[]): number[] {
+  let left = total;
+  const out = parts.map((part) => {
+    const taken = Math.min(part, left);
+    left -= taken;
+    return taken;
+  });
+  out.push(left);
+  return out;
 }

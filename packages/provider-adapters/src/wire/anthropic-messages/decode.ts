@@ -3,7 +3,8 @@ import { AdapterParseError } from '../../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
 import type { Citation, Part } from '../../model/content.ts';
 import type { FinishReason, ModelResponse, ServedTier } from '../../model/response.ts';
-import { tokenCount, type Usage } from '../../model/usage.ts';
+import { meters, splitTotal } from '../../model/meters.ts';
+import { tokenCount, type Usage, usageFromMeters } from '../../model/usage.ts';
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',
@@ -25,20 +26,31 @@ function object(value: unknown): JsonObject {
 }
 
 /**
- * Anthropic reports the uncached input beside the cache reads and writes; the internal
- * convention counts the whole prompt, so the three are added. Thinking is inside output_tokens.
+ * Anthropic reports the uncached input beside the cache reads and writes, which are disjoint
+ * meters as they are. `cache_creation` splits the writes by duration; writes it does not place
+ * (an older API version sends no split) are 5-minute writes, the default duration. Thinking is
+ * inside output_tokens.
  */
 export function usageFrom(raw: JsonObject): Usage {
-  const cachedReadTokens = tokenCount(raw.cache_read_input_tokens);
-  const cacheWriteTokens = tokenCount(raw.cache_creation_input_tokens);
-  return {
-    inputTokens: tokenCount(raw.input_tokens) + cachedReadTokens + cacheWriteTokens,
-    cachedReadTokens,
-    cacheWriteTokens,
-    outputTokens: tokenCount(raw.output_tokens),
-    reasoningTokens: tokenCount(object(raw.output_tokens_details).thinking_tokens),
-    webSearchRequests: tokenCount(object(raw.server_tool_use).web_search_requests),
-  };
+  const creation = object(raw.cache_creation);
+  const oneHour = tokenCount(creation.ephemeral_1h_input_tokens);
+  const written = Math.max(
+    tokenCount(raw.cache_creation_input_tokens),
+    oneHour + tokenCount(creation.ephemeral_5m_input_tokens),
+  );
+  const thinking = tokenCount(object(raw.output_tokens_details).thinking_tokens);
+  const [reasoning = 0, output = 0] = splitTotal(tokenCount(raw.output_tokens), thinking);
+  return usageFromMeters(
+    meters({
+      input: tokenCount(raw.input_tokens),
+      cached_input: tokenCount(raw.cache_read_input_tokens),
+      cache_write_5m: written - oneHour,
+      cache_write_1h: oneHour,
+      output,
+      reasoning,
+      web_search_calls: tokenCount(object(raw.server_tool_use).web_search_requests),
+    }),
+  );
 }
 
 export function servedTier(rawUsage: unknown): ServedTier | undefined {

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { isJsonObject, type JsonObject } from '../../json.ts';
 import type { Citation } from '../../model/content.ts';
 import type { FinishReason, ServedTier } from '../../model/response.ts';
-import { tokenCount, type Usage } from '../../model/usage.ts';
+import { meters, splitTotal } from '../../model/meters.ts';
+import { tokenCount, type Usage, usageFromMeters } from '../../model/usage.ts';
 
 export type PartView =
   | { readonly kind: 'thought'; readonly text: string; readonly signature?: string }
@@ -80,18 +81,23 @@ export function finishReasonOf(reason: unknown, sawCall: boolean): FinishReason 
   return sawCall ? 'tool_calls' : 'stop';
 }
 
-/** Google's convention matches the gateway's: the prompt count already includes cached tokens. */
+/**
+ * Google's prompt count includes the cached tokens (a part of it); thoughts are reported beside
+ * the candidates, so the two are disjoint meters as they are.
+ */
 export function usageOf(metadata: unknown, searched: boolean): Usage | undefined {
   if (!isJsonObject(metadata)) return undefined;
-  const thoughts = tokenCount(metadata.thoughtsTokenCount);
-  return {
-    inputTokens: tokenCount(metadata.promptTokenCount) + tokenCount(metadata.toolUsePromptTokenCount),
-    cachedReadTokens: tokenCount(metadata.cachedContentTokenCount),
-    cacheWriteTokens: 0,
-    outputTokens: tokenCount(metadata.candidatesTokenCount) + thoughts,
-    reasoningTokens: thoughts,
-    webSearchRequests: searched ? 1 : 0,
-  };
+  const prompt = tokenCount(metadata.promptTokenCount) + tokenCount(metadata.toolUsePromptTokenCount);
+  const [cached = 0, input = 0] = splitTotal(prompt, tokenCount(metadata.cachedContentTokenCount));
+  return usageFromMeters(
+    meters({
+      input,
+      cached_input: cached,
+      output: tokenCount(metadata.candidatesTokenCount),
+      reasoning: tokenCount(metadata.thoughtsTokenCount),
+      web_search_calls: searched ? 1 : 0,
+    }),
+  );
 }
 
 /**

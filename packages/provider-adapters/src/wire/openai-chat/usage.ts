@@ -1,5 +1,6 @@
 import { isJsonObject } from '../../json.ts';
-import { tokenCount, type Usage } from '../../model/usage.ts';
+import { meters, splitTotal } from '../../model/meters.ts';
+import { tokenCount, type Usage, usageFromMeters } from '../../model/usage.ts';
 import type { OpenAIUsage } from './types.ts';
 
 /**
@@ -12,14 +13,16 @@ export function usageFromOpenAI(usage: unknown): Usage | undefined {
     return undefined;
   const prompt = isJsonObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
   const completion = isJsonObject(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
-  return {
-    inputTokens: tokenCount(usage.prompt_tokens),
-    cachedReadTokens: tokenCount(prompt.cached_tokens),
-    cacheWriteTokens: tokenCount(prompt.cache_write_tokens),
-    outputTokens: tokenCount(usage.completion_tokens),
-    reasoningTokens: tokenCount(completion.reasoning_tokens),
-    webSearchRequests: 0,
-  };
+  const [cached = 0, written = 0, input = 0] = splitTotal(
+    tokenCount(usage.prompt_tokens),
+    tokenCount(prompt.cached_tokens),
+    tokenCount(prompt.cache_write_tokens),
+  );
+  const [reasoning = 0, output = 0] = splitTotal(
+    tokenCount(usage.completion_tokens),
+    tokenCount(completion.reasoning_tokens),
+  );
+  return usageFromMeters(meters({ input, cached_input: cached, cache_write_5m: written, output, reasoning }));
 }
 
 export function usageToOpenAI(usage: Usage): OpenAIUsage {
