@@ -5,7 +5,7 @@ import type { Ledger, Principal, Reservation, RoutePlan, Router, Selection } fro
 import { SecretRedactor } from '../upstream/index.ts';
 import { CallOutcome } from './call-outcome.ts';
 
-const PRICE = { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 2 };
+const PRICE = { rates: { input: 1, cached_input: 0.1, output: 2 }, byPromptSize: [] };
 const PLAN = { model: 'gpt-5.4', contextWindow: 1000, maxOutputTokens: 100 } as unknown as RoutePlan;
 const SELECTION = { provider: 'developer', prices: {}, price: PRICE } as unknown as Selection;
 const RESERVATION = { id: 'r1' } as unknown as Reservation;

@@ -36,8 +36,8 @@ test('OpenAI models are on developer and cloud_c; flex costs half of standard wh
     for (const offer of model.offers.values()) {
       const flex = offer.prices.flex;
       if (!flex) continue;
-      assert.equal(flex.inputPerMTok, offer.prices.standard.inputPerMTok / 2);
-      assert.equal(flex.outputPerMTok, offer.prices.standard.outputPerMTok / 2);
+      assert.equal(flex.rates.input, (offer.prices.standard.rates.input ?? NaN) / 2);
+      assert.equal(flex.rates.output, (offer.prices.standard.rates.output ?? NaN) / 2);
     }
   }
   const sol = bundledCatalog().lookup('gpt-5.6-sol');

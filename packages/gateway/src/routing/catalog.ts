@@ -31,6 +31,7 @@ import {
   lifecycleProblems,
   type Stretch,
 } from './catalog-lifecycle.ts';
+import { priceOf, priceProblems } from './prices.ts';
 import { schemaProblems, taggedProblems } from './schema-errors.ts';
 
 export class CatalogError extends Error {
@@ -133,6 +134,10 @@ function offerProblems(model: ModelEntry, offer: OfferEntry, path: string, profi
   }
   if (offer.upstreamModel.trim() !== offer.upstreamModel)
     problems.push(`${path}.upstreamModel: leading or trailing whitespace`);
+  for (const tier of TIERS) {
+    const price = offer.prices[tier];
+    if (price) problems.push(...priceProblems(price, `${path}.prices.${tier}`));
+  }
   return problems;
 }
 
@@ -214,7 +219,10 @@ function toOffer(model: ModelEntry, provider: ProviderId, entry: OfferEntry, pro
   return {
     provider,
     upstreamModel: entry.upstreamModel,
-    prices: entry.prices,
+    prices: {
+      standard: priceOf(entry.prices.standard),
+      ...(entry.prices.flex ? { flex: priceOf(entry.prices.flex) } : {}),
+    },
     efforts: EFFORTS.filter((effort) => expressions[effort] !== undefined),
     tiers,
     capabilities,

@@ -28,6 +28,7 @@ import {
 import { type Management, managementOf, resolveDeployments } from './deployments.ts';
 import { settingProblems } from './endpoint-checks.ts';
 import { schemaProblems, taggedProblems } from './schema-errors.ts';
+import { unpricedMeters } from './prices.ts';
 import { adapterProblems, endpointParams } from './upstream-defaults.ts';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -158,6 +159,12 @@ function catalogProblems(catalog: Catalog, scan: Scan): string[] {
       if (!declared) continue;
       for (const problem of adapterProblems(declared.entry.adapter, offer.profile))
         problems.set(`${model.id}@${provider}:${problem}`, `${declared.path}: ${model.id} ${problem}`);
+      const unpriced = unpricedMeters(declared.entry.adapter, offer.prices);
+      if (unpriced.length > 0)
+        problems.set(
+          `${model.id}@${provider}:meters`,
+          `${declared.path}: adapter '${declared.entry.adapter}' can report meters that models[${model.id}].providers.${provider}.prices has no rate for (${unpriced.join(', ')}); give each a rate (0 if free)`,
+        );
     }
   }
   return [...problems.values()];
