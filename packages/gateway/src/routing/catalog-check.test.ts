@@ -87,6 +87,53 @@ test('a broken file fails with the path of each problem, and the command exits 1
   );
 });
 
+test('an offer whose adapter can report a meter its prices cannot price is refused', async () => {
+  const file = bundledCatalogFile();
+  const haiku = file.models.find((model) => model.id === 'claude-haiku-4-5-20251001');
+  const standard = haiku?.providers.cloud_a?.prices.standard as Record<string, unknown> | undefined;
+  assert.ok(standard);
+  delete standard.cache_write_1h;
+  // A five-minute write falls back to the input rate: without its own rate it is still priced.
+  delete standard.cache_write_5m;
+  const path = join(dir, 'unpriced-meter.json');
+  writeFileSync(path, JSON.stringify(file));
+  const result = await checkFiles({ catalog: path }, {});
+  assert.equal(result.ok, false);
+  const text = result.lines.join('\n');
+  assert.match(
+    text,
+    /claude-haiku-4-5-20251001 has no price for meters that adapter 'bedrock-converse' reports \(standard cache_write_1h\)/,
+  );
+  assert.doesNotMatch(text, /cache_write_5m/);
+});
+
+test('a meter name the registry does not know is refused; so are prompt-size tiers out of order', async () => {
+  const broken = async (name: string, edit: (standard: Record<string, unknown>) => void) => {
+    const file = bundledCatalogFile();
+    const pro = file.models.find((model) => model.id === 'gemini-2.5-pro');
+    const standard = pro?.providers.developer?.prices.standard as Record<string, unknown> | undefined;
+    assert.ok(standard);
+    edit(standard);
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(file));
+    const result = await checkFiles({ catalog: path }, {});
+    assert.equal(result.ok, false);
+    return result.lines.join('\n');
+  };
+  const typo = await broken('typo-meter.json', (standard) => (standard.imput = 1));
+  assert.match(typo, /prices\.standard.*imput/);
+  const order = await broken('tier-order.json', (standard) => {
+    standard.byPromptSize = [
+      { abovePromptTokens: 300_000, input: 3 },
+      { abovePromptTokens: 200_000, input: 2 },
+    ];
+  });
+  assert.match(
+    order,
+    /prices\.standard\.byPromptSize\[1\]\.abovePromptTokens: must be larger than the one before/,
+  );
+});
+
 test('model lifecycle: announced dates are listed; an alias that would name a retired model fails', async () => {
   const sonnet = '  claude-sonnet-4-5-20250929: deprecated 2026-09-30';
   const before = await checkFiles({}, {}, { now: () => Date.parse('2026-11-29T23:59:59Z') });

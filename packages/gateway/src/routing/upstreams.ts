@@ -163,7 +163,7 @@ function catalogProblems(catalog: Catalog, scan: Scan): string[] {
       if (unpriced.length > 0)
         problems.set(
           `${model.id}@${provider}:meters`,
-          `${declared.path}: adapter '${declared.entry.adapter}' can report meters that models[${model.id}].providers.${provider}.prices has no rate for (${unpriced.join(', ')}); give each a rate (0 if free)`,
+          `${declared.path}: ${model.id} has no price for meters that adapter '${declared.entry.adapter}' reports (${unpriced.join(', ')}); give each a rate in its prices on ${provider} (0 if free)`,
         );
     }
   }
