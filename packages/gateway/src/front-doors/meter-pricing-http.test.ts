@@ -1,7 +1,7 @@
 /**
  * The ledger charges meters at the catalog's rates, through HTTP against the simulator: an
  * Anthropic request whose prompt is written to the cache for an hour pays the one-hour write
- * rate, and a prompt over 200,000 tokens on Gemini 2.5 Pro pays the long-context rates. The
+ * rate (on Anthropic, Vertex and Bedrock), and a prompt over 200,000 tokens on Gemini 2.5 Pro pays the long-context rates. The
  * expected figures are computed from the rates GET /v1/models lists and the usage the answer
  * reports, so the test proves the charge follows the catalog, not a figure copied from the code.
  */
@@ -56,59 +56,64 @@ async function charged(ask: () => Promise<Json>): Promise<{ row: UsageRow; answe
 }
 
 describe('the ledger charges meters at the catalog rates', () => {
-  test('Anthropic: one-hour cache writes at their own rate (twice the input), five-minute ones at theirs', async () => {
-    const handbook = 'The handbook says many things about many topics. '.repeat(400);
-    const { row, answer } = await charged(async () => {
-      const response = await t.app.inject({
-        method: 'POST',
-        url: '/v1/messages',
-        headers: t.headers({ 'anthropic-version': '2023-06-01' }),
-        payload: {
-          model: 'claude-sonnet-4-6@developer',
-          max_tokens: 64,
-          system: [{ type: 'text', text: handbook, cache_control: { type: 'ephemeral', ttl: '1h' } }],
-          messages: [
-            {
-              role: 'user',
-              content: [
-                { type: 'text', text: handbook, cache_control: { type: 'ephemeral' } },
-                { type: 'text', text: 'What does it say?' },
-              ],
-            },
-          ],
-        },
+  for (const [provider, how] of [
+    ['developer', 'Anthropic, passed through'],
+    ['cloud_b', 'Claude on Vertex, passed through'],
+    ['cloud_a', 'Bedrock, translated'],
+  ] as const)
+    test(`${how}: one-hour cache writes at their own rate (twice the input), five-minute ones at theirs`, async () => {
+      const handbook = 'The handbook says many things about many topics. '.repeat(400);
+      const { row, answer } = await charged(async () => {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/v1/messages',
+          headers: t.headers({ 'anthropic-version': '2023-06-01' }),
+          payload: {
+            model: `claude-sonnet-4-6@${provider}`,
+            max_tokens: 64,
+            system: [{ type: 'text', text: handbook, cache_control: { type: 'ephemeral', ttl: '1h' } }],
+            messages: [
+              {
+                role: 'user',
+                content: [
+                  { type: 'text', text: handbook, cache_control: { type: 'ephemeral' } },
+                  { type: 'text', text: 'What does it say?' },
+                ],
+              },
+            ],
+          },
+        });
+        assert.equal(response.statusCode, 200, response.body);
+        return JSON.parse(response.body) as Json;
       });
-      assert.equal(response.statusCode, 200, response.body);
-      return JSON.parse(response.body) as Json;
+      const usage = answer.usage as {
+        input_tokens: number;
+        output_tokens: number;
+        cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+      };
+      const oneHour = usage.cache_creation.ephemeral_1h_input_tokens;
+      const fiveMinutes = usage.cache_creation.ephemeral_5m_input_tokens;
+      assert.ok(oneHour > 1000 && fiveMinutes > 1000, JSON.stringify(usage));
+      const { meters: rates } = standardPrice('claude-sonnet-4-6', provider);
+      assert.equal(rates.cache_write_1h, 2 * (rates.input ?? NaN));
+      const expected = micros(
+        {
+          input: usage.input_tokens,
+          cache_write_5m: fiveMinutes,
+          cache_write_1h: oneHour,
+          output: usage.output_tokens,
+        },
+        rates,
+      );
+      assert.equal(row.cost_micros, expected);
+      assert.equal(row.prompt_tokens, usage.input_tokens + fiveMinutes + oneHour);
+      // Charging the one-hour writes as five-minute ones would have been less.
+      const asFiveMinutes = micros(
+        { input: usage.input_tokens, cache_write_5m: fiveMinutes + oneHour, output: usage.output_tokens },
+        rates,
+      );
+      assert.ok(row.cost_micros > asFiveMinutes);
     });
-    const usage = answer.usage as {
-      input_tokens: number;
-      output_tokens: number;
-      cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
-    };
-    const oneHour = usage.cache_creation.ephemeral_1h_input_tokens;
-    const fiveMinutes = usage.cache_creation.ephemeral_5m_input_tokens;
-    assert.ok(oneHour > 1000 && fiveMinutes > 1000, JSON.stringify(usage));
-    const { meters: rates } = standardPrice('claude-sonnet-4-6', 'developer');
-    assert.equal(rates.cache_write_1h, 2 * (rates.input ?? NaN));
-    const expected = micros(
-      {
-        input: usage.input_tokens,
-        cache_write_5m: fiveMinutes,
-        cache_write_1h: oneHour,
-        output: usage.output_tokens,
-      },
-      rates,
-    );
-    assert.equal(row.cost_micros, expected);
-    assert.equal(row.prompt_tokens, usage.input_tokens + fiveMinutes + oneHour);
-    // Charging the one-hour writes as five-minute ones would have been less.
-    const asFiveMinutes = micros(
-      { input: usage.input_tokens, cache_write_5m: fiveMinutes + oneHour, output: usage.output_tokens },
-      rates,
-    );
-    assert.ok(row.cost_micros > asFiveMinutes);
-  });
 
   test('Gemini 2.5 Pro: a prompt over 200,000 tokens pays the long-context rates on every meter', async () => {
     const long = 'word '.repeat(185_000);

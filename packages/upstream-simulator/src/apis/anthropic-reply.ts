@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { argumentPieces } from '../chunks.ts';
 import { buildReply, contentText, type Reply, type SimRequest } from '../reply.ts';
 import type { ToolTurn } from '../tool-turn.ts';
-import { cacheWrites, type CacheWrites } from './anthropic-cache.ts';
+import { type CacheWrites, messagesCacheWrites } from './prompt-cache.ts';
 import { thinkingEffort } from './anthropic-rules.ts';
 
 type Body = Readonly<Record<string, unknown>>;
@@ -89,7 +89,7 @@ export function messagesReply(
     thinking: reply.reasoningTokens > 0,
     webSearch,
     query,
-    cache: cacheWrites(body, reply.promptTokens),
+    cache: messagesCacheWrites(body, reply.promptTokens),
   };
 }
 
