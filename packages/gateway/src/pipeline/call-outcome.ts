@@ -32,7 +32,8 @@ import type {
 import type { AttemptRecord, RequestFacts } from './call-context.ts';
 import type { SecretRedactor } from '../upstream/index.ts';
 import { afterResponse } from './after-response.ts';
-import { costMicros, estimateOutputTokens } from './estimate.ts';
+import { costMicros } from '../pricing.ts';
+import { estimateOutputTokens } from './estimate.ts';
 import { failureError } from './failures.ts';
 import { boundUsage, type UsageLimits } from './usage-bounds.ts';
 

@@ -18,7 +18,7 @@ import {
   type ProviderId,
 } from '../contracts.ts';
 import { bucketsText, gatewayErrors } from '../errors.ts';
-import { microsPerUnit } from '../pipeline/estimate.ts';
+import { microsPerUnit } from '../pricing.ts';
 import { AUTHENTICATED_ROUTE_ERRORS, errorResponses } from '../openapi-errors.ts';
 import type { CircuitBreakers } from './breaker.ts';
 import type { Catalog, CatalogModel } from './catalog.ts';

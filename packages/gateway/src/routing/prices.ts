@@ -1,5 +1,5 @@
 /**
- * Catalog prices as the cost function reads them (pipeline/estimate.ts), and the checks that
+ * Catalog prices as the cost function reads them (pricing.ts), and the checks that
  * make every charge priceable: prompt-size tiers in ascending order, and every meter an
  * offer's adapter can fill priced by the offer (its own rate or its registry fallback).
  */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Price } from '../contracts.ts';
-import { costMicros, ratesFor, reservationMicros } from './estimate.ts';
+import type { Price } from './contracts.ts';
+import { costMicros, ratesFor, reservationMicros } from './pricing.ts';
 
 /** Gemini 2.5 Pro's standard price: dearer above 200,000 prompt tokens. */
 const TIERED: Price = {
