@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { checkFiles } from './catalog-check.ts';
 import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
-import { bundledCatalogFile } from './testing.ts';
+import { bundledCatalogFile, type CatalogFileCopy } from './testing.ts';
 
 const script = fileURLToPath(new URL('./catalog-check.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'catalog-check-'));
@@ -87,11 +87,19 @@ test('a broken file fails with the path of each problem, and the command exits 1
   );
 });
 
+type Offers = Record<string, { prices: { standard: Record<string, unknown> } } | undefined>;
+
+/** The standard price of a model's offer on a provider in a catalog file copy, to edit. */
+function standardPrice(file: CatalogFileCopy, model: string, provider: string): Record<string, unknown> {
+  const offers = file.models.find((entry) => entry.id === model)?.providers as Offers | undefined;
+  const price = offers?.[provider]?.prices.standard;
+  assert.ok(price, `${model} on ${provider}`);
+  return price;
+}
+
 test('an offer whose adapter can report a meter its prices cannot price is refused', async () => {
   const file = bundledCatalogFile();
-  const haiku = file.models.find((model) => model.id === 'claude-haiku-4-5-20251001');
-  const standard = haiku?.providers.cloud_a?.prices.standard as Record<string, unknown> | undefined;
-  assert.ok(standard);
+  const standard = standardPrice(file, 'claude-haiku-4-5-20251001', 'cloud_a');
   delete standard.cache_write_1h;
   // A five-minute write falls back to the input rate: without its own rate it is still priced.
   delete standard.cache_write_5m;
@@ -110,10 +118,7 @@ test('an offer whose adapter can report a meter its prices cannot price is refus
 test('a meter name the registry does not know is refused; so are prompt-size tiers out of order', async () => {
   const broken = async (name: string, edit: (standard: Record<string, unknown>) => void) => {
     const file = bundledCatalogFile();
-    const pro = file.models.find((model) => model.id === 'gemini-2.5-pro');
-    const standard = pro?.providers.developer?.prices.standard as Record<string, unknown> | undefined;
-    assert.ok(standard);
-    edit(standard);
+    edit(standardPrice(file, 'gemini-2.5-pro', 'developer'));
     const path = join(dir, name);
     writeFileSync(path, JSON.stringify(file));
     const result = await checkFiles({ catalog: path }, {});
