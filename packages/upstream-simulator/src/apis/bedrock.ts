@@ -104,8 +104,8 @@ async function answer(
     behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS,
     behaviour.toolTurn,
   );
-  exchange.reportUsage(reply.usage);
   const cache = converseCacheWrites(body, reply.promptTokens);
+  exchange.reportUsage(reply.usage, cache);
   if (stream) return sendStream(state, exchange.res, streamFrames(reply, cache), behaviour);
   if (behaviour.hang === 'body') {
     exchange.res.writeHead(200, { 'content-type': 'application/json' });
