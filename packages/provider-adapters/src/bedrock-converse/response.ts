@@ -4,7 +4,6 @@ import { AdapterParseError } from '../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson } from '../json.ts';
 import type { Part } from '../model/content.ts';
 import type { FinishReason, ParsedResponse, ServedTier } from '../model/response.ts';
-import { meters } from '../model/meters.ts';
 import { tokenCount, type Usage, usageFromMeters } from '../model/usage.ts';
 
 /**
@@ -40,15 +39,17 @@ export function converseUsage(raw: unknown): Usage | undefined {
     tokenCount(raw.cacheWriteInputTokens),
     oneHour + cacheWrites(raw.cacheDetails, '5m'),
   );
-  return usageFromMeters(
-    meters({
-      input: tokenCount(raw.inputTokens),
-      cached_input: tokenCount(raw.cacheReadInputTokens),
-      cache_write_5m: written - oneHour,
-      cache_write_1h: oneHour,
-      output: tokenCount(raw.outputTokens),
-    }),
-  );
+  const meters: Record<string, number> = {};
+  const inputCount = tokenCount(raw.inputTokens);
+  if (inputCount > 0) meters.input = inputCount;
+  const cachedCount = tokenCount(raw.cacheReadInputTokens);
+  if (cachedCount > 0) meters.cached_input = cachedCount;
+  const fiveMinutesCount = written - oneHour;
+  if (fiveMinutesCount > 0) meters.cache_write_5m = fiveMinutesCount;
+  if (oneHour > 0) meters.cache_write_1h = oneHour;
+  const outputCount = tokenCount(raw.outputTokens);
+  if (outputCount > 0) meters.output = outputCount;
+  return usageFromMeters(meters);
 }
 
 /** Tokens written with one TTL: `cacheDetails` is `[{ttl: "1h"|"5m", inputTokens}]`. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ADAPTER_TRAITS } from '../endpoints.ts';
-import { METER_REGISTRY, meters, metersOf, splitTotal } from './meters.ts';
+import { METER_REGISTRY, meters, metersOf } from './meters.ts';
 import { NO_USAGE, usageFromMeters } from './usage.ts';
 
 describe('meters', () => {
@@ -47,12 +47,6 @@ describe('meters', () => {
       'input',
       'output',
     ]);
-  });
-
-  test('splitTotal: parts bounded by what is left of the total, remainder last', () => {
-    assert.deepEqual(splitTotal(100, 30, 20), [30, 20, 50]);
-    assert.deepEqual(splitTotal(100, 80, 50), [80, 20, 0]);
-    assert.deepEqual(splitTotal(10, 25), [10, 0]);
   });
 
   test('every meter an adapter declares is in the registry', () => {

@@ -52,9 +52,24 @@ export const METER_REGISTRY: Readonly<Record<string, MeterInfo>> = Object.freeze
   [METERS.webSearchCalls]: { class: 'count' },
 });
 
+/** Class by name, for the per-usage lookups (a Map: no prototype names, one hash lookup). */
+const CLASSES: ReadonlyMap<string, MeterClass> = new Map(
+  Object.entries(METER_REGISTRY).map(([name, info]) => [name, info.class]),
+);
+
+/**
+ * Registry meters of each class beyond the seven built in (which `usageFromMeters` reads by
+ * name, the hot path): a meter added to the registry joins its class's total through these.
+ */
+const BUILT_IN: ReadonlySet<string> = new Set(Object.values(METERS));
+const beyond = (kind: MeterClass) =>
+  Object.keys(METER_REGISTRY).filter((name) => !BUILT_IN.has(name) && METER_REGISTRY[name]?.class === kind);
+export const ADDED_PROMPT_METERS: readonly string[] = Object.freeze(beyond('prompt'));
+export const ADDED_GENERATED_METERS: readonly string[] = Object.freeze(beyond('generated'));
+
 /** The class of a meter; undefined for a name the registry does not know. */
 export function meterClass(name: string): MeterClass | undefined {
-  return Object.hasOwn(METER_REGISTRY, name) ? METER_REGISTRY[name]?.class : undefined;
+  return CLASSES.get(name);
 }
 
 /** The meters of a usage (see Usage: the adapters fill them, every total derives from them). */
@@ -67,27 +82,13 @@ export function metersOf(usage: Usage): Meters {
  * are left out: absent means 0, and a usage without cache activity carries no cache meters.
  */
 export function meters(quantities: Readonly<Record<string, number>>): Meters {
+  let zeros = false;
+  for (const name in quantities) if (!((quantities[name] ?? 0) > 0)) zeros = true;
+  if (!zeros) return quantities;
   const out: Record<string, number> = {};
   for (const name in quantities) {
-    const quantity = quantities[name];
-    if (quantity !== undefined && quantity > 0) out[name] = quantity;
+    const quantity = quantities[name] ?? 0;
+    if (quantity > 0) out[name] = quantity;
   }
-  return out;
-}
-
-/**
- * A total an API reports with parts counted inside it (OpenAI's `prompt_tokens` with its cached
- * tokens, `completion_tokens` with its reasoning): each part bounded by what is left of the
- * total, in order, then the remainder, so the meters stay disjoint and sum to the total even when
- * an upstream reports a part larger than its whole.
- */
-export function splitTotal(total: number, ...parts: number[]): number[] {
-  let left = total;
-  const out = parts.map((part) => {
-    const taken = Math.min(part, left);
-    left -= taken;
-    return taken;
-  });
-  out.push(left);
   return out;
 }

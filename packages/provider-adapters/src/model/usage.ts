@@ -1,4 +1,4 @@
-import { meterClass, METERS, type Meters } from './meters.ts';
+import { ADDED_GENERATED_METERS, ADDED_PROMPT_METERS, type Meters } from './meters.ts';
 
 /**
  * What a call consumed. `meters` is the billing truth (meters.ts): the adapters fill it and the
@@ -25,23 +25,28 @@ export interface Usage {
  * fills a meter its catalog price cannot price, so such a meter never reaches a charge.
  */
 export function usageFromMeters(meters: Meters): Usage {
-  let prompt = 0;
-  let generated = 0;
-  for (const name in meters) {
-    const quantity = meters[name] ?? 0;
-    const kind = meterClass(name);
-    if (kind === 'prompt') prompt += quantity;
-    else if (kind === 'generated') generated += quantity;
-  }
+  const cached = meters.cached_input ?? 0;
+  const written = (meters.cache_write_5m ?? 0) + (meters.cache_write_1h ?? 0);
+  const reasoning = meters.reasoning ?? 0;
+  let prompt = (meters.input ?? 0) + cached + written;
+  let generated = (meters.output ?? 0) + reasoning;
+  if (ADDED_PROMPT_METERS.length > 0) prompt += sum(meters, ADDED_PROMPT_METERS);
+  if (ADDED_GENERATED_METERS.length > 0) generated += sum(meters, ADDED_GENERATED_METERS);
   return {
     meters,
     inputTokens: prompt,
-    cachedReadTokens: meters[METERS.cachedInput] ?? 0,
-    cacheWriteTokens: (meters[METERS.cacheWrite5m] ?? 0) + (meters[METERS.cacheWrite1h] ?? 0),
+    cachedReadTokens: cached,
+    cacheWriteTokens: written,
     outputTokens: generated,
-    reasoningTokens: meters[METERS.reasoning] ?? 0,
-    webSearchRequests: meters[METERS.webSearchCalls] ?? 0,
+    reasoningTokens: reasoning,
+    webSearchRequests: meters.web_search_calls ?? 0,
   };
+}
+
+function sum(meters: Meters, names: readonly string[]): number {
+  let total = 0;
+  for (const name of names) total += meters[name] ?? 0;
+  return total;
 }
 
 export const NO_USAGE: Usage = Object.freeze(usageFromMeters(Object.freeze({})));

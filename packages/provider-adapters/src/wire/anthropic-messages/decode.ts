@@ -3,7 +3,6 @@ import { AdapterParseError } from '../../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
 import type { Citation, Part } from '../../model/content.ts';
 import type { FinishReason, ModelResponse, ServedTier } from '../../model/response.ts';
-import { meters, splitTotal } from '../../model/meters.ts';
 import { tokenCount, type Usage, usageFromMeters } from '../../model/usage.ts';
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
@@ -38,19 +37,22 @@ export function usageFrom(raw: JsonObject): Usage {
     tokenCount(raw.cache_creation_input_tokens),
     oneHour + tokenCount(creation.ephemeral_5m_input_tokens),
   );
-  const thinking = tokenCount(object(raw.output_tokens_details).thinking_tokens);
-  const [reasoning = 0, output = 0] = splitTotal(tokenCount(raw.output_tokens), thinking);
-  return usageFromMeters(
-    meters({
-      input: tokenCount(raw.input_tokens),
-      cached_input: tokenCount(raw.cache_read_input_tokens),
-      cache_write_5m: written - oneHour,
-      cache_write_1h: oneHour,
-      output,
-      reasoning,
-      web_search_calls: tokenCount(object(raw.server_tool_use).web_search_requests),
-    }),
-  );
+  const generated = tokenCount(raw.output_tokens);
+  const thinking = Math.min(tokenCount(object(raw.output_tokens_details).thinking_tokens), generated);
+  const meters: Record<string, number> = {};
+  const inputCount = tokenCount(raw.input_tokens);
+  if (inputCount > 0) meters.input = inputCount;
+  const cachedCount = tokenCount(raw.cache_read_input_tokens);
+  if (cachedCount > 0) meters.cached_input = cachedCount;
+  const fiveMinutesCount = written - oneHour;
+  if (fiveMinutesCount > 0) meters.cache_write_5m = fiveMinutesCount;
+  if (oneHour > 0) meters.cache_write_1h = oneHour;
+  const outputCount = generated - thinking;
+  if (outputCount > 0) meters.output = outputCount;
+  if (thinking > 0) meters.reasoning = thinking;
+  const searchesCount = tokenCount(object(raw.server_tool_use).web_search_requests);
+  if (searchesCount > 0) meters.web_search_calls = searchesCount;
+  return usageFromMeters(meters);
 }
 
 export function servedTier(rawUsage: unknown): ServedTier | undefined {

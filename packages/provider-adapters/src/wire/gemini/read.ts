@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import { isJsonObject, type JsonObject } from '../../json.ts';
 import type { Citation } from '../../model/content.ts';
 import type { FinishReason, ServedTier } from '../../model/response.ts';
-import { meters, splitTotal } from '../../model/meters.ts';
 import { tokenCount, type Usage, usageFromMeters } from '../../model/usage.ts';
 
 export type PartView =
@@ -88,16 +87,17 @@ export function finishReasonOf(reason: unknown, sawCall: boolean): FinishReason 
 export function usageOf(metadata: unknown, searched: boolean): Usage | undefined {
   if (!isJsonObject(metadata)) return undefined;
   const prompt = tokenCount(metadata.promptTokenCount) + tokenCount(metadata.toolUsePromptTokenCount);
-  const [cached = 0, input = 0] = splitTotal(prompt, tokenCount(metadata.cachedContentTokenCount));
-  return usageFromMeters(
-    meters({
-      input,
-      cached_input: cached,
-      output: tokenCount(metadata.candidatesTokenCount),
-      reasoning: tokenCount(metadata.thoughtsTokenCount),
-      web_search_calls: searched ? 1 : 0,
-    }),
-  );
+  const cached = Math.min(tokenCount(metadata.cachedContentTokenCount), prompt);
+  const meters: Record<string, number> = {};
+  const inputCount = prompt - cached;
+  if (inputCount > 0) meters.input = inputCount;
+  if (cached > 0) meters.cached_input = cached;
+  const outputCount = tokenCount(metadata.candidatesTokenCount);
+  if (outputCount > 0) meters.output = outputCount;
+  const reasoningCount = tokenCount(metadata.thoughtsTokenCount);
+  if (reasoningCount > 0) meters.reasoning = reasoningCount;
+  if (searched) meters.web_search_calls = 1;
+  return usageFromMeters(meters);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isJsonObject, type JsonObject } from '../../json.ts';
-import { meters, splitTotal } from '../../model/meters.ts';
 import { tokenCount, type Usage, usageFromMeters } from '../../model/usage.ts';
+import { promptAndCompletion } from '../openai-chat/usage.ts';
 
 /**
  * A Responses `usage` object in the internal convention (they agree: input includes cached,
@@ -11,17 +11,14 @@ export function usageFromResponses(usage: unknown): Usage | undefined {
   if (typeof usage.input_tokens !== 'number' && typeof usage.output_tokens !== 'number') return undefined;
   const input = isJsonObject(usage.input_tokens_details) ? usage.input_tokens_details : {};
   const output = isJsonObject(usage.output_tokens_details) ? usage.output_tokens_details : {};
-  const [cached = 0, written = 0, uncached = 0] = splitTotal(
-    tokenCount(usage.input_tokens),
-    tokenCount(input.cached_tokens),
-    tokenCount(input.cache_write_tokens),
-  );
-  const [reasoning = 0, generated = 0] = splitTotal(
-    tokenCount(usage.output_tokens),
-    tokenCount(output.reasoning_tokens),
-  );
   return usageFromMeters(
-    meters({ input: uncached, cached_input: cached, cache_write_5m: written, output: generated, reasoning }),
+    promptAndCompletion(
+      tokenCount(usage.input_tokens),
+      tokenCount(input.cached_tokens),
+      tokenCount(input.cache_write_tokens),
+      tokenCount(usage.output_tokens),
+      tokenCount(output.reasoning_tokens),
+    ),
   );
 }
 
