@@ -2,8 +2,8 @@
  * Every example of README.md and docs/ runs against the embedded default, as a reader would run
  * it: shell and console blocks in bash (curl included, with a real token; a console block's
  * `HTTP/1.1 NNN` line is the status it must get), TypeScript blocks with the project's Node,
- * JSON blocks parsed, and every model name mentioned sent as a chat call (a name the text says
- * is an error, `... is a 400`, must get that status). Variables a page's shell block exports
+ * JSON blocks parsed, and every model name mentioned sent as a chat call, or an embeddings call
+ * for an embedding model (a name the text says is an error, `... is a 400`, must get that status). Variables a page's shell block exports
  * carry to its later blocks, as in a reader's terminal. A coding agent's commands (`claude`,
  * `codex`, `gemini`; docs-agents.ts) run as shown on each provider the agent works on, held to a
  * request and time budget. A block that cannot run carries
@@ -233,10 +233,18 @@ describe('every example of the docs works against the embedded default', () => {
     for (const mention of unique.values()) {
       const { name, where } = mention;
       const status = mention.status === 200 && retired(name) ? 410 : mention.status;
-      const response = await fetch(`${running.gatewayUrl}/v1/chat/completions`, {
+      // An embedding model is asked for an embedding; every other name, a chat completion.
+      const embedding = catalog.lookup(name.split(/[:@]/)[0] ?? '')?.kind === 'embedding';
+      const call = embedding
+        ? { path: '/v1/embeddings', body: { model: name, input: 'Hello' } }
+        : {
+            path: '/v1/chat/completions',
+            body: { model: name, messages: [{ role: 'user', content: 'Hello' }] },
+          };
+      const response = await fetch(`${running.gatewayUrl}${call.path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${gatewayToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: name, messages: [{ role: 'user', content: 'Hello' }] }),
+        body: JSON.stringify(call.body),
       });
       const text = await response.text();
       if (response.status !== status)

@@ -57,6 +57,7 @@ try {
         model: `m-${n % 3}`,
         prompt_tokens: 100,
         completion_tokens: 20,
+        meters: JSON.stringify({ input: 70, cached_input: 30, output: 16, reasoning: 4 }),
         reserved_micros: 900,
         cost_micros: 900,
         status: 'ok' as const,

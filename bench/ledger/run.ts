@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { type Database, openDatabase } from '@app/db';
 import { sql } from 'kysely';
 import pino from 'pino';
-import { seedAccount } from '../../packages/gateway/src/access/testing.ts';
+import type { seedAccount as SeedAccount } from '../../packages/gateway/src/access/testing.ts';
 import { loadGatewayConfig } from '../../packages/gateway/src/config.ts';
 import type { Principal } from '../../packages/gateway/src/contracts.ts';
 import type { GatewayDatabase } from '../../packages/gateway/src/db/schema.ts';
@@ -44,18 +44,26 @@ const usage = {
   model: 'm-1',
   promptTokens: 10,
   completionTokens: 5,
-  cachedTokens: 0,
+  meters: { input: 8, cached_input: 2, output: 5 },
   costMicros: 900,
   status: 'ok',
 } as const;
 
 type Create = typeof CreateLedger;
+type Seed = typeof SeedAccount;
 const load = async (root: string): Promise<Create> =>
   (
     (await import(pathToFileURL(resolve(root, 'packages/gateway/src/ledger/ledger.ts')).href)) as {
       createLedger: Create;
     }
   ).createLedger;
+/** Each tree's own seeding, so each database has the schema (migrations) its ledger writes. */
+const loadSeed = async (root: string): Promise<Seed> =>
+  (
+    (await import(pathToFileURL(resolve(root, 'packages/gateway/src/access/testing.ts')).href)) as {
+      seedAccount: Seed;
+    }
+  ).seedAccount;
 
 interface Subject {
   readonly name: string;
@@ -70,6 +78,7 @@ const schemas: string[] = [];
 async function open(
   dir: string,
   name: string,
+  seedAccount: Seed,
 ): Promise<{ database: Database<GatewayDatabase>; principal: Principal }> {
   const url = args['database-url'] ?? `sqlite:${join(dir, `${name}.db`)}`;
   const schema = args['database-url'] ? `bench_ledger_${name.replace(/\W/g, '_')}_${process.pid}` : undefined;
@@ -127,12 +136,14 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ledger-'));
   const current = await load(resolve(import.meta.dirname, '../..'));
   const baseline = await load(resolve(args.baseline as string));
+  const seedCurrent = await loadSeed(resolve(import.meta.dirname, '../..'));
+  const seedBaseline = await loadSeed(resolve(args.baseline as string));
   const subjects: Subject[] = [];
   const floor: Subject = {
     name: 'no ledger (the loop)',
     create: none,
     flushMs: 0,
-    ...(await open(dir, 'none')),
+    ...(await open(dir, 'none', seedCurrent)),
   };
   for (const [i, flushMs] of FLUSH_MS.entries()) {
     if (i === 0)
@@ -140,13 +151,13 @@ async function main(): Promise<void> {
         name: `base ${flushMs}ms`,
         create: baseline,
         flushMs,
-        ...(await open(dir, `base-${flushMs}`)),
+        ...(await open(dir, `base-${flushMs}`, seedBaseline)),
       });
     subjects.push({
       name: `this ${flushMs}ms`,
       create: current,
       flushMs,
-      ...(await open(dir, `this-${flushMs}`)),
+      ...(await open(dir, `this-${flushMs}`, seedCurrent)),
     });
   }
   console.log(

@@ -4,7 +4,7 @@ import { Counter } from 'prom-client';
 import { createAccess } from './access/index.ts';
 import { startBudgetAlerts } from './alerts/index.ts';
 import { ADMIN_API_PREFIX, ADMIN_KEY_AUTH, adminApiRoutes } from './admin-api/index.ts';
-import { FRONT_DOORS, frontDoorRoutes } from './front-doors/index.ts';
+import { embeddingsRoutes, FRONT_DOORS, frontDoorRoutes } from './front-doors/index.ts';
 import type { GatewayConfig } from './config.ts';
 import { mountWeb } from './dashboard/mount.ts';
 import { GATEWAY_DATABASE } from './db/database.ts';
@@ -98,7 +98,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       title: 'Model gateway',
       version: '1.0.0',
       description:
-        'OpenAI-compatible gateway to four model providers. Authenticate with a personal access token; the admin API (/admin/v1) with an admin key.',
+        'OpenAI-compatible gateway to four model providers: chat (Chat Completions, Messages, Responses, the Gemini API) and embeddings (POST /v1/embeddings). Authenticate with a personal access token; the admin API (/admin/v1) with an admin key.',
       securitySchemes: {
         bearerAuth: BEARER_AUTH,
         geminiApiKey: GEMINI_API_KEY,
@@ -193,6 +193,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       tracing,
     };
     for (const door of FRONT_DOORS) await app.register(frontDoorRoutes(door, frontDoorDeps));
+    await app.register(embeddingsRoutes(frontDoorDeps));
     // Landing page, account dashboard, development identity provider (docs/gateway/dashboard.md).
     await mountWeb(app, {
       config,

@@ -5,6 +5,7 @@
  * -> settle (ledger) -> respond (chat). Each area implements its side of these interfaces.
  */
 import type { AdapterId, EndpointParams, OfferProfile } from '@app/provider-adapters';
+import type { Meters } from '@app/provider-adapters/model/meters.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Signer } from './upstream/credentials/signer.ts';
 
@@ -27,6 +28,9 @@ export const TIERS = ['standard', 'flex'] as const;
 export type Tier = (typeof TIERS)[number];
 export const COMPRESSIONS = ['off', 'compact', 'compressed'] as const;
 export type Compression = (typeof COMPRESSIONS)[number];
+/** `chat` models answer the chat doors (completions, messages, responses, Gemini); `embedding` models /v1/embeddings. */
+export const MODEL_KINDS = ['chat', 'embedding'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
 
 /** US dollars x 1,000,000: integer arithmetic for money, so sums and comparisons are exact. */
 export type Micros = number;
@@ -138,9 +142,11 @@ export interface Reservation {
 export interface UsageRecord {
   /** Exact model version served. */
   readonly model: string;
+  /** The whole prompt and the whole generation, every kind of token included. */
   readonly promptTokens: number;
   readonly completionTokens: number;
-  readonly cachedTokens: number;
+  /** What was charged as named meters (`metersOf` of the bounded or estimated usage). */
+  readonly meters: Meters;
   readonly costMicros: Micros;
   /** `ok`: settled from upstream usage; `error`/`aborted`: partial usage, if any, still charged. */
   readonly status: 'ok' | 'error' | 'aborted';
@@ -157,8 +163,11 @@ export interface AttemptActivity {
   readonly effort?: string | undefined;
   /** The tier served (the upstream's word when it says, else the one asked). */
   readonly tier?: string | undefined;
-  readonly cacheWriteTokens?: number | undefined;
-  readonly reasoningTokens?: number | undefined;
+  /**
+   * Whether the row starts its request, the one reports count as a request: false for a later
+   * attempt and for a release that was never sent after an earlier attempt (default true).
+   */
+  readonly newRequest?: boolean | undefined;
   readonly latencyMs?: number | undefined;
   readonly firstTokenMs?: number | undefined;
   /** `ok`, `client_left`, `gateway_error` or the upstream failure's kind. */
@@ -246,11 +255,29 @@ export interface Price {
   readonly byPromptSize: readonly PromptSizeTier[];
 }
 
+/**
+ * An embedding model's vectors and inputs: `dimensions` is the full length; shorter ones are any
+ * from `minDimensions` up, or one of `dimensionValues`, or (neither) none.
+ */
+export interface EmbeddingLimits {
+  readonly dimensions: number;
+  readonly minDimensions?: number | undefined;
+  readonly dimensionValues?: readonly number[] | undefined;
+  /** Inputs one request may carry (split into upstream calls as each upstream takes them). */
+  readonly maxInputs: number;
+  /** Tokens one input may be. */
+  readonly maxInputTokens: number;
+}
+
 export interface RoutePlan {
   /** The model string as the client sent it. */
   readonly requested: string;
   /** Exact model version (aliases resolved). */
   readonly model: string;
+  /** The model's kind; absent (plans made by hand in tests) is `chat`. */
+  readonly kind?: ModelKind;
+  /** An embedding model's dimensions and input limits. */
+  readonly embedding?: EmbeddingLimits | undefined;
   readonly family: string;
   /** The model's vendor (`openai`, `anthropic`, `google`): picks the tokenizer for compression. */
   readonly vendor?: string;

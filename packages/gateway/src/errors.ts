@@ -117,6 +117,12 @@ export const gatewayErrors = defineErrors({
     type: 'invalid_request_error',
     message: (p: { reason: string }) => p.reason,
   },
+  gateway_wrong_model_kind: {
+    status: 400,
+    type: 'invalid_request_error',
+    message: (p: { model: string; kind: string; route: string; use: string }) =>
+      `The model '${p.model}' is ${p.kind === 'embedding' ? 'an embedding' : 'a chat'} model, which ${p.route} does not serve; ${p.use}. GET /v1/models lists each model's kind.`,
+  },
   gateway_invalid_provider: {
     status: 400,
     type: 'invalid_request_error',

@@ -20,6 +20,12 @@ const SAMPLE_PARAMS: Partial<Record<GatewayErrorCode, Record<string, unknown>>> 
     reason:
       "Modifier ':flex' in model 'claude-sonnet:flex' is not accepted by claude-sonnet-4-6. Accepted tier modifiers: (none).",
   },
+  gateway_wrong_model_kind: {
+    model: 'text-embedding-3-small',
+    kind: 'embedding',
+    route: 'POST /v1/chat/completions',
+    use: 'send it to POST /v1/embeddings',
+  },
   gateway_invalid_provider: {
     provider: 'cloud_z',
     accepted: ['developer', 'cloud_a', 'cloud_b', 'cloud_c'],

@@ -10,6 +10,7 @@ import type { AccessControl } from '../contracts.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
 import { gatewayErrors } from '../errors.ts';
 import { AUTHENTICATED_ROUTE_ERRORS, errorResponses } from '../openapi-errors.ts';
+import { MetersSchema } from './meters-schema.ts';
 import { PeriodError, parsePeriod, periodOf } from './usage-period.ts';
 import { totalOf, type UsageFigures, usageRows } from './usage-report.ts';
 
@@ -43,9 +44,12 @@ const Figures = {
       "Requests that reserved budget (failed ones included); a failed-over request counts once, in the entry of its first attempt, while every attempt's tokens and cost count",
   }),
   input_tokens: Type.Integer({ description: 'Prompt tokens, cached reads included' }),
-  cached_input_tokens: Type.Integer({ description: 'Of input_tokens, read from the prompt cache' }),
+  cached_input_tokens: Type.Integer({
+    description: 'Of input_tokens, read from the prompt cache (the cached_input meter)',
+  }),
   output_tokens: Type.Integer({ description: 'Generated tokens, reasoning included' }),
   cost: Type.Number({ description: 'Settled cost, US dollars' }),
+  meters: MetersSchema,
 };
 
 export const AccountUsageSchema = Type.Object({
@@ -77,6 +81,7 @@ const figures = (row: UsageFigures) => ({
   cached_input_tokens: row.cachedInputTokens,
   output_tokens: row.outputTokens,
   cost: row.costMicros / 1_000_000,
+  meters: row.meters,
 });
 
 /** The period asked for, defaulted and bounded; a 400 in the gateway's format when wrong. */

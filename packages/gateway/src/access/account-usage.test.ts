@@ -26,6 +26,7 @@ interface Figures {
   cached_input_tokens: number;
   output_tokens: number;
   cost: number;
+  meters: Record<string, number>;
 }
 interface UsageBody {
   object: string;
@@ -36,6 +37,9 @@ interface UsageBody {
   totals: Figures;
   data: Array<Figures & { day: string; provider: string; model: string | null }>;
 }
+
+/** The meters of a row of 100 prompt tokens (10 read from the cache) and 20 generated. */
+const METERS = { input: 90, cached_input: 10, output: 20 };
 
 const errorOf = (body: string) => (JSON.parse(body) as { error: { code: string; message: string } }).error;
 const DAY_MS = 86_400_000;
@@ -54,7 +58,14 @@ for (const { engine, skip } of testEngines()) {
     const row = (
       who: Principal,
       at: string,
-      figures: { jti?: string; provider?: string; model?: string; cost: number; project?: number },
+      figures: {
+        jti?: string;
+        provider?: string;
+        model?: string;
+        cost: number;
+        project?: number;
+        meters?: Record<string, number>;
+      },
     ) =>
       isolated.database.db
         .insertInto('usage')
@@ -65,8 +76,8 @@ for (const { engine, skip } of testEngines()) {
           provider: figures.provider ?? 'developer',
           model: figures.model ?? 'gpt-a',
           prompt_tokens: 100,
-          cached_tokens: 10,
           completion_tokens: 20,
+          meters: JSON.stringify(figures.meters ?? METERS),
           reserved_micros: figures.cost,
           cost_micros: figures.cost,
           status: 'ok',
@@ -144,9 +155,18 @@ for (const { engine, skip } of testEngines()) {
           model: 'gpt-a',
           requests: 2,
           cost: 0.002,
-          ...double(tokens),
+          ...times(2, tokens),
+          meters: times(2, METERS),
         },
-        { day: '2026-01-11', provider: 'cloud_b', model: 'b-1', requests: 1, cost: 0.00025, ...tokens },
+        {
+          day: '2026-01-11',
+          provider: 'cloud_b',
+          model: 'b-1',
+          requests: 1,
+          cost: 0.00025,
+          ...tokens,
+          meters: METERS,
+        },
       ]);
       assert.deepEqual(body.totals, {
         requests: 3,
@@ -154,6 +174,7 @@ for (const { engine, skip } of testEngines()) {
         cached_input_tokens: 30,
         output_tokens: 60,
         cost: 0.00225,
+        meters: times(3, METERS),
       });
       const bobs = await ok('?since=2026-01-10&until=2026-01-11', bob.token);
       assert.deepEqual(
@@ -220,9 +241,12 @@ for (const { engine, skip } of testEngines()) {
 
     it("counts a failed-over request once, its attempts' costs all", async () => {
       const p = alice.principal;
+      // As the ledger writes them: the first row starts the request; a release after an attempt,
+      // never sent (no attempt), does not.
       for (const [attempt, provider, cost] of [
         [1, 'developer', 40],
         [2, 'cloud_b', 60],
+        [null, 'cloud_c', 0],
       ] as const)
         await isolated.database.db
           .insertInto('usage')
@@ -238,6 +262,7 @@ for (const { engine, skip } of testEngines()) {
             created_at: '2026-03-05T10:00:00.000Z',
             request_id: 'failed-over',
             attempt,
+            new_request: attempt === 1 ? 1 : 0,
           })
           .execute();
       const body = await ok('?since=2026-03-05&until=2026-03-05');
@@ -246,9 +271,22 @@ for (const { engine, skip } of testEngines()) {
         body.data.map((entry) => [entry.provider, entry.requests, entry.cost]),
         [
           ['cloud_b', 0, 0.00006],
+          ['cloud_c', 0, 0],
           ['developer', 1, 0.00004],
         ],
       );
+    });
+
+    it('reports a meter unknown today (image_input) in its group and the totals', async () => {
+      const images = { input: 12, image_input: 258, output: 4 };
+      await row(alice.principal, '2026-04-02T10:00:00.000Z', { cost: 30, meters: images });
+      await row(alice.principal, '2026-04-02T11:00:00.000Z', { cost: 20 });
+      const body = await ok('?since=2026-04-02&until=2026-04-02');
+      assert.deepEqual(
+        body.data.map((entry) => entry.meters),
+        [{ input: 102, cached_input: 10, image_input: 258, output: 24 }],
+      );
+      assert.deepEqual(body.totals.meters, { input: 102, cached_input: 10, image_input: 258, output: 24 });
     });
 
     it('refuses a malformed or reversed period, or one over 366 days, with a 400', async () => {
@@ -286,8 +324,8 @@ for (const { engine, skip } of testEngines()) {
   });
 }
 
-function double(figures: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(Object.entries(figures).map(([key, value]) => [key, value * 2]));
+function times(n: number, figures: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(figures).map(([key, value]) => [key, value * n]));
 }
 
 describe('GET /v1/account/usage in the OpenAPI document', () => {
@@ -304,7 +342,7 @@ describe('GET /v1/account/usage in the OpenAPI document', () => {
       assert.ok(operation, '/v1/account/usage is in the document');
       assert.deepEqual(operation.parameters?.map((p) => p.name).sort(), ['since', 'token', 'until']);
       const ok = JSON.stringify(operation.responses);
-      for (const field of ['cached_input_tokens', 'totals', '"400"', '"401"'])
+      for (const field of ['cached_input_tokens', 'meters', 'totals', '"400"', '"401"'])
         assert.ok(ok.includes(field), field);
     } finally {
       await app.close();

@@ -1,5 +1,7 @@
+import type { Meters } from '@app/provider-adapters/model/meters.ts';
 import { sql } from 'kysely';
 import { byProviderOrder } from '../contracts.ts';
+import { groupKey, meterTotals } from '../db/usage-meters.ts';
 import { type Db, findProject, findUser, nowIso } from './admin.ts';
 import { AccessAdminError } from './admin-errors.ts';
 import { type Actor, inTransaction, recordAudit } from './audit.ts';
@@ -213,9 +215,12 @@ export interface BucketUsage {
   readonly allocatedMicros: number;
   readonly spentMicros: number;
   readonly reservedMicros: number;
+  /** A failed-over request counts once (0010's `new_request`). */
   readonly requests: number;
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** Totals per meter of the bucket's ledger rows. */
+  readonly meters: Meters;
 }
 
 /** Per provider bucket of a project: the allocation counters and ledger totals. */
@@ -226,17 +231,19 @@ export async function projectUsage(db: Db, slug: string): Promise<BucketUsage[]>
     .selectAll()
     .where('project_id', '=', project.id)
     .execute();
-  const totals = await db
-    .selectFrom('usage')
-    .select([
-      'provider',
-      sql<number>`count(*)`.as('requests'),
-      sql<number>`coalesce(sum(prompt_tokens), 0)`.as('prompt'),
-      sql<number>`coalesce(sum(completion_tokens), 0)`.as('completion'),
-    ])
-    .where('project_id', '=', project.id)
-    .groupBy('provider')
-    .execute();
+  const rows = db.selectFrom('usage').where('project_id', '=', project.id);
+  const [totals, meters] = await Promise.all([
+    rows
+      .select([
+        'provider',
+        sql<number>`coalesce(sum(new_request), 0)`.as('requests'),
+        sql<number>`coalesce(sum(prompt_tokens), 0)`.as('prompt'),
+        sql<number>`coalesce(sum(completion_tokens), 0)`.as('completion'),
+      ])
+      .groupBy('provider')
+      .execute(),
+    meterTotals(db, rows.select(['provider', 'meters']), ['provider']),
+  ]);
   return buckets
     .map((bucket) => {
       const total = totals.find((t) => t.provider === bucket.provider);
@@ -248,6 +255,7 @@ export async function projectUsage(db: Db, slug: string): Promise<BucketUsage[]>
         requests: Number(total?.requests ?? 0),
         promptTokens: Number(total?.prompt ?? 0),
         completionTokens: Number(total?.completion ?? 0),
+        meters: meters.get(groupKey([bucket.provider])) ?? {},
       };
     })
     .sort((a, b) => byProviderOrder(a.provider, b.provider));

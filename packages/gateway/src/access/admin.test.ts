@@ -160,7 +160,7 @@ for (const { engine, skip } of testEngines()) {
         model: 'x',
         promptTokens: 100,
         completionTokens: 40,
-        cachedTokens: 0,
+        meters: { input: 100, output: 40 },
         costMicros: 20_000,
         status: 'ok',
       });
@@ -176,6 +176,7 @@ for (const { engine, skip } of testEngines()) {
           requests: 1,
           promptTokens: 100,
           completionTokens: 40,
+          meters: { input: 100, output: 40 },
         },
       ]);
       await ledger.release(open, 'test');

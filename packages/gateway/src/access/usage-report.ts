@@ -4,8 +4,10 @@
  * spend is served by the usage_project_user_time index (project, user, time; migration 0008),
  * a project report by usage_project_time.
  */
+import type { Meters } from '@app/provider-adapters/model/meters.ts';
 import { type Kysely, sql } from 'kysely';
 import type { GatewayDatabase } from '../db/schema.ts';
+import { addMeters, groupKey, meterTotals } from '../db/usage-meters.ts';
 import type { Period, UsageGrouping } from './usage-period.ts';
 
 export type { UsageGrouping } from './usage-period.ts';
@@ -22,10 +24,13 @@ export interface UsageFigures {
   readonly requests: number;
   /** The whole prompt, cached reads included. */
   readonly inputTokens: number;
+  /** The `cached_input` meter. */
   readonly cachedInputTokens: number;
   readonly outputTokens: number;
   /** Settled cost, USD micro-dollars (open reservations count 0 until they settle). */
   readonly costMicros: number;
+  /** Totals per meter: every meter the group's rows hold, known today or not. */
+  readonly meters: Meters;
 }
 
 /** One group; only the keys of the requested groupings are set. */
@@ -40,6 +45,28 @@ export interface UsageRow extends UsageFigures {
 // created_at is an ISO instant in text on both engines: its first 10 characters are the UTC day.
 const DAY = sql<string>`substr(created_at, 1, 10)`;
 
+/** The rows of `filter` (its indexes: see the head of this file). */
+function filtered(db: Kysely<GatewayDatabase>, filter: UsageFilter) {
+  return db
+    .selectFrom('usage')
+    .$if(filter.userId !== undefined, (q) => q.where('user_id', '=', filter.userId ?? 0))
+    .where('project_id', '=', filter.projectId)
+    .$if(filter.tokenJti !== undefined, (q) => q.where('token_jti', '=', filter.tokenJti ?? ''))
+    .$if(filter.since !== undefined, (q) => q.where('created_at', '>=', filter.since ?? ''))
+    .$if(filter.until !== undefined, (q) => q.where('created_at', '<', filter.until ?? ''));
+}
+
+/** The key columns of each grouping, as the aggregate query names them. */
+const KEYS: Readonly<Record<UsageGrouping, readonly string[]>> = {
+  day: ['day'],
+  model: ['provider', 'model'],
+  user: ['user_id'],
+  // A token belongs to one user: grouping by token keeps its user for the report to name.
+  token: ['user_id', 'token_jti'],
+};
+
+const keysOf = (groups: readonly UsageGrouping[]) => [...new Set(groups.flatMap((group) => KEYS[group]))];
+
 /** The aggregate query, exposed so a test can check its plan. */
 export function usageQuery(
   db: Kysely<GatewayDatabase>,
@@ -47,33 +74,34 @@ export function usageQuery(
   groups: readonly UsageGrouping[],
 ) {
   const by = new Set(groups);
-  return (
-    db
-      .selectFrom('usage')
-      .select([
-        // A request counts once, in the group of its first attempt: later attempts (failover,
-        // retries) add their tokens and cost only. Rows before 0008 have no attempt: one each.
-        sql<number | string>`coalesce(sum(case when attempt > 1 then 0 else 1 end), 0)`.as('requests'),
-        sql<number | string>`coalesce(sum(prompt_tokens), 0)`.as('input_tokens'),
-        sql<number | string>`coalesce(sum(cached_tokens), 0)`.as('cached_tokens'),
-        sql<number | string>`coalesce(sum(completion_tokens), 0)`.as('output_tokens'),
-        sql<number | string>`coalesce(sum(cost_micros), 0)`.as('cost_micros'),
-      ])
-      .$if(filter.userId !== undefined, (q) => q.where('user_id', '=', filter.userId ?? 0))
-      .where('project_id', '=', filter.projectId)
-      .$if(filter.tokenJti !== undefined, (q) => q.where('token_jti', '=', filter.tokenJti ?? ''))
-      .$if(filter.since !== undefined, (q) => q.where('created_at', '>=', filter.since ?? ''))
-      .$if(filter.until !== undefined, (q) => q.where('created_at', '<', filter.until ?? ''))
-      .$if(by.has('day'), (q) => q.select(DAY.as('day')).groupBy(DAY).orderBy(DAY))
-      .$if(by.has('model'), (q) =>
-        q.select(['provider', 'model']).groupBy(['provider', 'model']).orderBy('provider').orderBy('model'),
-      )
-      // A token belongs to one user: grouping by token keeps its user for the report to name.
-      .$if(by.has('user') || by.has('token'), (q) =>
-        q.select('user_id').groupBy('user_id').orderBy('user_id'),
-      )
-      .$if(by.has('token'), (q) => q.select('token_jti').groupBy('token_jti').orderBy('token_jti'))
-  );
+  return filtered(db, filter)
+    .select([
+      // A request counts once, at its first row (0010's new_request): later attempts (failover,
+      // retries) and releases never sent after one add their tokens and cost only.
+      sql<number | string>`coalesce(sum(new_request), 0)`.as('requests'),
+      sql<number | string>`coalesce(sum(prompt_tokens), 0)`.as('input_tokens'),
+      sql<number | string>`coalesce(sum(completion_tokens), 0)`.as('output_tokens'),
+      sql<number | string>`coalesce(sum(cost_micros), 0)`.as('cost_micros'),
+    ])
+    .$if(by.has('day'), (q) => q.select(DAY.as('day')).groupBy(DAY).orderBy(DAY))
+    .$if(by.has('model'), (q) =>
+      q.select(['provider', 'model']).groupBy(['provider', 'model']).orderBy('provider').orderBy('model'),
+    )
+    .$if(by.has('user') || by.has('token'), (q) => q.select('user_id').groupBy('user_id').orderBy('user_id'))
+    .$if(by.has('token'), (q) => q.select('token_jti').groupBy('token_jti').orderBy('token_jti'));
+}
+
+/** The meters query: the same rows and groups, summed per meter (db/usage-meters.ts). */
+function metersOfGroups(db: Kysely<GatewayDatabase>, filter: UsageFilter, keys: readonly string[]) {
+  const columns = {
+    day: DAY.as('day'),
+    provider: sql.ref<string>('provider').as('provider'),
+    model: sql.ref<string | null>('model').as('model'),
+    user_id: sql.ref<number>('user_id').as('user_id'),
+    token_jti: sql.ref<string>('token_jti').as('token_jti'),
+  } as const;
+  const selected = keys.map((key) => columns[key as keyof typeof columns]);
+  return meterTotals(db, filtered(db, filter).select([...selected, 'meters']), keys);
 }
 
 const count = (value: number | string | bigint | null | undefined): number => Number(value ?? 0);
@@ -84,7 +112,13 @@ export async function usageRows(
   filter: UsageFilter,
   groups: readonly UsageGrouping[],
 ): Promise<UsageRow[]> {
-  const rows = await usageQuery(db, filter, groups).execute();
+  const keys = keysOf(groups);
+  const [rows, meters] = await Promise.all([
+    usageQuery(db, filter, groups).execute(),
+    metersOfGroups(db, filter, keys),
+  ]);
+  const metersOf = (row: Readonly<Record<string, unknown>>) =>
+    meters.get(groupKey(keys.map((key) => row[key]))) ?? {};
   return rows
     .filter((row) => groups.length > 0 || count(row.requests) > 0)
     .map((row) => ({
@@ -93,11 +127,23 @@ export async function usageRows(
       ...(row.token_jti === undefined ? {} : { tokenJti: row.token_jti }),
       ...(row.user_id === undefined ? {} : { userId: count(row.user_id) }),
       requests: count(row.requests),
-      inputTokens: count(row.input_tokens),
-      cachedInputTokens: count(row.cached_tokens),
-      outputTokens: count(row.output_tokens),
-      costMicros: count(row.cost_micros),
+      ...figures(row, metersOf(row)),
     }));
+}
+
+type Sum = number | string | bigint;
+
+function figures(
+  row: { readonly input_tokens: Sum; readonly output_tokens: Sum; readonly cost_micros: Sum },
+  meters: Meters,
+) {
+  return {
+    inputTokens: count(row.input_tokens),
+    cachedInputTokens: meters.cached_input ?? 0,
+    outputTokens: count(row.output_tokens),
+    costMicros: count(row.cost_micros),
+    meters,
+  };
 }
 
 /** The sum of rows' figures. */
@@ -109,5 +155,6 @@ export function totalOf(rows: readonly UsageFigures[]): UsageFigures {
     cachedInputTokens: sum((r) => r.cachedInputTokens),
     outputTokens: sum((r) => r.outputTokens),
     costMicros: sum((r) => r.costMicros),
+    meters: addMeters(rows.map((row) => row.meters)),
   };
 }

@@ -1,11 +1,11 @@
 /**
  * The activity log's columns of the usage ledger (migration 0008), filled through the real
  * request path: each attempt's row carries the request id the client got, its place among the
- * request's attempts, effort and tier, every token kind, its latency and how it ended.
+ * request's attempts, effort and tier, its meters, its latency and how it ended.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-
+import { storedMeters } from '../db/usage-meters.ts';
 import {
   type ChatTestApp,
   scriptedDeveloper,
@@ -45,10 +45,11 @@ describe('usage rows as activity', () => {
         row.outcome,
         row.http_status,
         row.effort,
+        Number(row.new_request),
       ]),
       [
-        ['activity-failover-1', 1, 'developer', 'rate_limited', 429, 'low'],
-        ['activity-failover-1', 2, 'cloud_c', 'ok', null, 'low'],
+        ['activity-failover-1', 1, 'developer', 'rate_limited', 429, 'low', 1],
+        ['activity-failover-1', 2, 'cloud_c', 'ok', null, 'low', 0],
       ],
     );
     for (const row of rows) {
@@ -59,7 +60,7 @@ describe('usage rows as activity', () => {
     assert.ok(Number(rows[1]?.prompt_tokens) > 0);
   });
 
-  test('a stream records its time to first token; reasoning tokens are kept', async (t) => {
+  test('a stream records its time to first token; reasoning is its own meter', async (t) => {
     const app = await startChatApp({
       behaviour: { firstTokenDelayMs: 30, tokenDelayMs: 0 },
       allocations: { developer: 100 },
@@ -80,7 +81,9 @@ describe('usage rows as activity', () => {
     assert.ok(row.first_token_ms !== null && row.first_token_ms >= 25, `first token ${row.first_token_ms}`);
     assert.ok(row.latency_ms !== null && row.latency_ms >= row.first_token_ms);
     assert.equal(row.effort, 'medium');
-    assert.equal(row.reasoning_tokens, 16, 'what the simulator reasons at medium effort');
-    assert.equal(row.cache_write_tokens, 0, 'an OpenAI upstream reports none');
+    const meters = storedMeters(row.meters);
+    assert.equal(meters.reasoning, 16, 'what the simulator reasons at medium effort');
+    assert.equal(meters.cache_write_5m, undefined, 'an OpenAI upstream reports none');
+    assert.equal(meters.output, row.completion_tokens - 16, 'the output meter is the rest of the generation');
   });
 });

@@ -5,7 +5,9 @@
  * cursor is a row id, whose time is read back to continue after it.
  */
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import type { Meters } from '@app/provider-adapters/model/meters.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
+import { groupKey, meterOrder, meterTotals, storedMeters } from '../db/usage-meters.ts';
 import { type ActivityFilter, dayAfter } from './filter.ts';
 
 export interface ActivityRow {
@@ -21,11 +23,10 @@ export interface ActivityRow {
   readonly model: string | null;
   readonly effort: string | null;
   readonly tier: string | null;
+  /** The whole prompt and generation; `meters` splits them (and counts anything else charged). */
   readonly promptTokens: number;
-  readonly cachedTokens: number;
-  readonly cacheWriteTokens: number;
   readonly completionTokens: number;
-  readonly reasoningTokens: number;
+  readonly meters: Meters;
   readonly costMicros: number;
   readonly latencyMs: number | null;
   readonly firstTokenMs: number | null;
@@ -62,8 +63,8 @@ function selectRows(db: Db, scope: ActivityScope, filter: ActivityFilter) {
     .leftJoin('access_tokens', 'access_tokens.jti', 'usage.token_jti')
     .select(['usage.id', 'usage.created_at', 'usage.request_id', 'usage.attempt', 'usage.user_id'])
     .select(['users.email', 'usage.token_jti', 'access_tokens.description', 'usage.provider'])
-    .select(['usage.model', 'usage.effort', 'usage.tier', 'usage.prompt_tokens', 'usage.cached_tokens'])
-    .select(['usage.cache_write_tokens', 'usage.completion_tokens', 'usage.reasoning_tokens'])
+    .select(['usage.model', 'usage.effort', 'usage.tier', 'usage.prompt_tokens', 'usage.completion_tokens'])
+    .select('usage.meters')
     .select(['usage.cost_micros', 'usage.latency_ms', 'usage.first_token_ms', 'usage.status'])
     .select(['usage.outcome', 'usage.http_status', 'usage.reason'])
     .where('usage.project_id', '=', scope.projectId)
@@ -100,10 +101,8 @@ function toRow(row: Selected): ActivityRow {
     effort: row.effort,
     tier: row.tier,
     promptTokens: Number(row.prompt_tokens),
-    cachedTokens: Number(row.cached_tokens),
-    cacheWriteTokens: Number(row.cache_write_tokens),
     completionTokens: Number(row.completion_tokens),
-    reasoningTokens: Number(row.reasoning_tokens),
+    meters: storedMeters(row.meters),
     costMicros: Number(row.cost_micros),
     latencyMs: nullableNumber(row.latency_ms),
     firstTokenMs: nullableNumber(row.first_token_ms),
@@ -161,6 +160,16 @@ export async function activityPage(
     ...(hasOlder && last ? { older: last.id } : {}),
     ...(hasNewer && first ? { newer: first.id } : {}),
   };
+}
+
+/** The meters any row of the filter holds (the CSV export's columns), in meterOrder. */
+export async function activityMeters(
+  db: Db,
+  scope: ActivityScope,
+  filter: ActivityFilter,
+): Promise<string[]> {
+  const totals = await meterTotals(db, selectRows(db, scope, filter), []);
+  return meterOrder(Object.keys(totals.get(groupKey([])) ?? {}));
 }
 
 /** Every row of the filter, newest first, read in keyset batches (the CSV export). */

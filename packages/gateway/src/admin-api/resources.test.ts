@@ -167,6 +167,42 @@ for (const { engine, skip } of testEngines())
         usage.data.map((b) => [b.provider, b.allocated, b.remaining, b.requests]),
         [['cloud_b', 12.5, 12.5, 0]],
       );
+      // Ledger rows of one failed-over request (its second attempt on the same bucket), one with
+      // a meter unknown today: one request, every meter summed.
+      const db = t.database.db;
+      const project = await db
+        .selectFrom('projects')
+        .select('id')
+        .where('slug', '=', 'budget')
+        .executeTakeFirstOrThrow();
+      const user = await db.selectFrom('users').select('id').executeTakeFirstOrThrow();
+      for (const [attempt, meters] of [
+        [1, { input: 10 }],
+        [2, { input: 10, image_input: 500, output: 3 }],
+      ] as const)
+        await db
+          .insertInto('usage')
+          .values({
+            token_jti: 'budget-token',
+            user_id: user.id,
+            project_id: project.id,
+            provider: 'cloud_b',
+            reserved_micros: 0,
+            status: 'ok',
+            created_at: new Date().toISOString(),
+            attempt,
+            new_request: attempt === 1 ? 1 : 0,
+            meters: JSON.stringify(meters),
+          })
+          .execute();
+      const metered = await json<List<{ requests: number; meters: Record<string, number> }>>(
+        'GET',
+        '/projects/budget/usage',
+      );
+      assert.deepEqual(
+        metered.data.map((b) => [b.requests, b.meters]),
+        [[1, { input: 20, output: 3, image_input: 500 }]],
+      );
       const provider = await call('PUT', '/projects/budget/allocations/cloud_z', { usd: 1 });
       assert.equal(refusal(provider), '400 invalid_provider');
       assert.equal((provider.json() as ErrorBody).error.param, 'provider');

@@ -7,6 +7,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import type { BucketUsage, TokenInfo } from '../access/admin-tokens.ts';
 import type { AuditEvent } from '../access/audit.ts';
+import { MetersSchema } from '../access/meters-schema.ts';
 import type { MemberRow } from '../access/directory.ts';
 import type { ProjectListing, UserListing } from '../access/listings.ts';
 import type { PrincipalLimits, RateLimits } from '../contracts.ts';
@@ -61,9 +62,12 @@ export const BucketSchema = Type.Object({
   spent: Usd('Settled cost'),
   reserved: Usd('Held by requests in flight and the instances’ budget leases'),
   remaining: Usd('allocated - spent - reserved, never below 0'),
-  requests: Type.Integer(),
+  requests: Type.Integer({
+    description: 'Requests charged to the bucket; a failed-over request counts once',
+  }),
   prompt_tokens: Type.Integer(),
   completion_tokens: Type.Integer(),
+  meters: MetersSchema,
 });
 
 const Limit = (description: string) =>
@@ -158,6 +162,7 @@ export function bucketJson(bucket: BucketUsage): Static<typeof BucketSchema> {
     requests: bucket.requests,
     prompt_tokens: bucket.promptTokens,
     completion_tokens: bucket.completionTokens,
+    meters: bucket.meters,
   };
 }
 

@@ -40,7 +40,14 @@ for (const { engine, skip } of testEngines()) {
     const row = (
       who: Principal,
       at: string,
-      more: { jti?: string; model?: string; cost: number; project?: number },
+      more: {
+        jti?: string;
+        model?: string;
+        cost: number;
+        project?: number;
+        meters?: object;
+        attempt?: number;
+      },
     ) =>
       isolated.database.db
         .insertInto('usage')
@@ -51,12 +58,16 @@ for (const { engine, skip } of testEngines()) {
           provider: more.model === 'b-1' ? 'cloud_b' : 'developer',
           model: more.model ?? 'gpt-a',
           prompt_tokens: 100,
-          cached_tokens: 10,
           completion_tokens: 20,
+          // 10 of the 100 prompt tokens read from the cache.
+          meters: JSON.stringify(more.meters ?? { input: 90, cached_input: 10, output: 20 }),
           reserved_micros: more.cost,
           cost_micros: more.cost,
           status: 'ok',
           created_at: at,
+          ...(more.attempt === undefined
+            ? {}
+            : { attempt: more.attempt, new_request: more.attempt === 1 ? 1 : 0 }),
         })
         .execute();
 
@@ -75,6 +86,7 @@ for (const { engine, skip } of testEngines()) {
       alice = await seed('alice@example.com', 'team');
       bob = await seed('bob@example.com', 'team');
       const carol = await seed('carol@example.com', 'other');
+      const dora = await seed('dora@example.com', 'imaging');
       const keys = await loadSigningKeys(signingKeyLocation(config.dataDir, config.access.signingKeyPath));
       const policy = { defaultTtl: config.access.tokenTtl, maxTtl: config.access.tokenMaxTtl };
       secondJti = (
@@ -86,6 +98,13 @@ for (const { engine, skip } of testEngines()) {
       await row(alice, '2026-01-11T00:00:00.000Z', { jti: secondJti, model: 'b-1', cost: 250 });
       await row(alice, '2026-01-12T00:00:00.000Z', { cost: 7 });
       await row(carol, '2026-01-10T09:00:00.000Z', { model: '=x,"y"', cost: 5 });
+      await row(dora, '2026-01-10T09:00:00.000Z', { cost: 1, meters: { input: 1 }, attempt: 1 });
+      // The same request's second attempt (a failover): not a second request.
+      await row(dora, '2026-01-10T09:00:00.000Z', {
+        cost: 9,
+        meters: { input: 4, image_input: 300, output: 2 },
+        attempt: 2,
+      });
     });
     after(async () => {
       await isolated.drop();
@@ -98,21 +117,24 @@ for (const { engine, skip } of testEngines()) {
       const [header, developer] = await ok('usage', 'team');
       assert.match(
         header ?? '',
-        /^PROVIDER\s+ALLOCATED\s+SPENT\s+RESERVED\s+REMAINING\s+REQUESTS\s+TOKENS IN\s+TOKENS OUT$/,
+        /^PROVIDER\s+ALLOCATED\s+SPENT\s+RESERVED\s+REMAINING\s+REQUESTS\s+TOKENS IN\s+TOKENS OUT\s+INPUT\s+CACHED_INPUT\s+OUTPUT$/,
       );
-      assert.match(developer ?? '', /^developer\s+\$5\.00\s+\$0\.00\s+\$0\.00\s+\$5\.00\s+4\s+400\s+80$/);
+      assert.match(
+        developer ?? '',
+        /^developer\s+\$5\.00\s+\$0\.00\s+\$0\.00\s+\$5\.00\s+4\s+400\s+80\s+360\s+40\s+80$/,
+      );
       assert.deepEqual(await ok('usage', 'team', '--csv'), [
-        'provider,allocated_usd,spent_usd,reserved_usd,remaining_usd,requests,input_tokens,output_tokens',
-        'developer,5.00,0.00,0.00,5.00,4,400,80',
+        'provider,allocated_usd,spent_usd,reserved_usd,remaining_usd,requests,input_tokens,output_tokens,input,cached_input,output',
+        'developer,5.00,0.00,0.00,5.00,4,400,80,360,40,80',
       ]);
     });
 
     it('groups a period by day (the default), with a total line', async () => {
       const expected = [
-        'DAY         REQUESTS  TOKENS IN  CACHED IN  TOKENS OUT  COST',
-        '2026-01-10  2         200        20         40          $2.0015',
-        '2026-01-11  1         100        10         20          $0.00025',
-        'total       3         300        30         60          $2.00175',
+        'DAY         REQUESTS  TOKENS IN  CACHED IN  TOKENS OUT  COST      INPUT  CACHED_INPUT  OUTPUT',
+        '2026-01-10  2         200        20         40          $2.0015   180    20            40',
+        '2026-01-11  1         100        10         20          $0.00025  90     10            20',
+        'total       3         300        30         60          $2.00175  270    30            60',
       ];
       assert.deepEqual(await ok('usage', 'team', ...JAN_10_11, '--by', 'day'), expected);
       assert.deepEqual(await ok('usage', 'team', ...JAN_10_11), expected, '--by day is the default');
@@ -121,23 +143,23 @@ for (const { engine, skip } of testEngines()) {
           1,
           2,
         ),
-        ['2026-01-10  1         100        10         20          $0.0015'],
+        ['2026-01-10  1         100        10         20          $0.0015  90     10            20'],
         'timestamps: since included, until excluded, no offset is UTC',
       );
       assert.deepEqual(await ok('usage', 'team', '--until', '2026-01-09'), [
-        'DAY         REQUESTS  TOKENS IN  CACHED IN  TOKENS OUT  COST',
-        '2026-01-09  1         100        10         20          $0.000001',
-        'total       1         100        10         20          $0.000001',
+        'DAY         REQUESTS  TOKENS IN  CACHED IN  TOKENS OUT  COST       INPUT  CACHED_INPUT  OUTPUT',
+        '2026-01-09  1         100        10         20          $0.000001  90     10            20',
+        'total       1         100        10         20          $0.000001  90     10            20',
       ]);
       assert.deepEqual(await ok('usage', 'team', '--since', '2027-01-01'), ['no usage in this period']);
     });
 
     it('groups by model, token and user', async () => {
       assert.deepEqual(await ok('usage', 'team', ...JAN_10_11, '--by', 'model'), [
-        'PROVIDER   MODEL  REQUESTS  TOKENS IN  CACHED IN  TOKENS OUT  COST',
-        'cloud_b    b-1    1         100        10         20          $0.00025',
-        'developer  gpt-a  2         200        20         40          $2.0015',
-        'total             3         300        30         60          $2.00175',
+        'PROVIDER   MODEL  REQUESTS  TOKENS IN  CACHED IN  TOKENS OUT  COST      INPUT  CACHED_INPUT  OUTPUT',
+        'cloud_b    b-1    1         100        10         20          $0.00025  90     10            20',
+        'developer  gpt-a  2         200        20         40          $2.0015   180    20            40',
+        'total             3         300        30         60          $2.00175  270    30            60',
       ]);
       const tokens = await ok('usage', 'team', ...JAN_10_11, '--by', 'token');
       assert.equal(tokens.length, 5, 'header, three tokens, total');
@@ -148,21 +170,42 @@ for (const { engine, skip } of testEngines()) {
         [bob.tokenId, 'bob@example.com', '$2.00'],
       ] as const)
         assert.ok(
-          tokens.some((line) => line.startsWith(jti) && line.includes(email) && line.endsWith(cost)),
+          tokens.some((line) => line.startsWith(jti) && line.includes(email) && line.includes(` ${cost} `)),
           `${jti} ${email} ${cost}: ${tokens.join('\n')}`,
         );
       assert.deepEqual(await ok('usage', 'team', ...JAN_10_11, '--by', 'user', '--csv'), [
-        'user,requests,input_tokens,cached_input_tokens,output_tokens,cost_usd',
-        'alice@example.com,2,200,20,40,0.00175',
-        'bob@example.com,1,100,10,20,2.00',
+        'user,requests,input_tokens,cached_input_tokens,output_tokens,cost_usd,input,cached_input,output',
+        'alice@example.com,2,200,20,40,0.00175,180,20,40',
+        'bob@example.com,1,100,10,20,2.00,90,10,20',
       ]);
     });
 
     it('quotes CSV fields and defuses what a spreadsheet would run as a formula', async () => {
       assert.deepEqual(await ok('usage', 'other', '--by', 'model', '--csv'), [
-        'provider,model,requests,input_tokens,cached_input_tokens,output_tokens,cost_usd',
-        `developer,"'=x,""y""",1,100,10,20,0.000005`,
+        'provider,model,requests,input_tokens,cached_input_tokens,output_tokens,cost_usd,input,cached_input,output',
+        `developer,"'=x,""y""",1,100,10,20,0.000005,90,10,20`,
       ]);
+    });
+
+    it('shows a meter unknown today (image_input) in every grouping and the allocation table', async () => {
+      for (const by of ['day', 'model', 'token', 'user'])
+        for (const csv of [[], ['--csv']]) {
+          const [header, first] = await ok('usage', 'imaging', '--by', by, ...csv);
+          const cells = (csv.length > 0 ? first : first?.replace(/\s+/g, ','))?.split(',') ?? [];
+          const titles = (csv.length > 0 ? header : header?.replace(/\s+/g, ','))?.split(',') ?? [];
+          const meter = titles.indexOf(csv.length > 0 ? 'image_input' : 'IMAGE_INPUT');
+          assert.ok(meter > 0, `${by} ${csv.join('')}: ${header}`);
+          assert.equal(cells.at(meter - titles.length), '300', `${by} ${csv.join('')}: ${first}`);
+          assert.ok(
+            !titles.some((title) => /cached_input$/i.test(title)),
+            'a meter nothing used has no column',
+          );
+        }
+      const [header, developer] = await ok('usage', 'imaging', '--csv');
+      assert.equal(developer?.split(',')[5], '1', 'a failed-over request counts once');
+      // The known meters in their order, then the others by name.
+      assert.equal(header?.split(',').slice(-3).join(','), 'input,output,image_input');
+      assert.equal(developer?.split(',').slice(-3).join(','), '5,2,300');
     });
 
     it('refuses a bad period or grouping with exit 2, and an unknown project with exit 1', async () => {

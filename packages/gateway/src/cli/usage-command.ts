@@ -3,9 +3,11 @@
  * --since/--until/--by the spend of a period grouped by day, model, token or user, read from
  * the usage ledger. --csv prints either as CSV for spreadsheets and scripts.
  */
+import type { Meters } from '@app/provider-adapters/model/meters.ts';
 import { findProject, projectUsage } from '../access/admin.ts';
 import { parsePeriod, periodOf, type UsageGrouping } from '../access/usage-period.ts';
 import { totalOf, type UsageFigures, type UsageRow, usageRows } from '../access/usage-report.ts';
+import { metersPresent } from '../db/usage-meters.ts';
 import { formatUsd } from '../money.ts';
 import type { Context, Handler } from './commands.ts';
 import { table } from './list-commands.ts';
@@ -48,6 +50,7 @@ async function allocations(context: Context, args: Invocation): Promise<void> {
   const buckets = await projectUsage(context.database.db, args.args.SLUG ?? '');
   const csv = args.options.csv === true;
   const usd = csv ? plainUsd : formatUsd;
+  const meters = metersPresent(buckets);
   const rows = buckets.map((b) => [
     b.provider,
     usd(b.allocatedMicros),
@@ -57,6 +60,7 @@ async function allocations(context: Context, args: Invocation): Promise<void> {
     String(b.requests),
     String(b.promptTokens),
     String(b.completionTokens),
+    ...meterCells(b.meters, meters),
   ]);
   const header = [
     'PROVIDER',
@@ -67,6 +71,7 @@ async function allocations(context: Context, args: Invocation): Promise<void> {
     'REQUESTS',
     'TOKENS IN',
     'TOKENS OUT',
+    ...meterTitles(meters),
   ];
   const csvHeader = [
     'provider',
@@ -77,6 +82,7 @@ async function allocations(context: Context, args: Invocation): Promise<void> {
     'requests',
     'input_tokens',
     'output_tokens',
+    ...meters,
   ];
   print(context, { header, csvHeader, keyColumns: 1, rows }, csv, 'no allocations');
 }
@@ -102,12 +108,21 @@ const KEY_COLUMNS: Readonly<Record<UsageGrouping, readonly (readonly [string, st
   user: [['USER', 'user']],
 };
 
-const figureCells = (row: UsageFigures, usd: (micros: number) => string) => [
+/**
+ * After the fixed figures, one column per meter present in the report (named as the meter; the
+ * table's title in capitals): a meter new to the ledger shows up without a change here.
+ */
+const meterTitles = (meters: readonly string[]) => meters.map((meter) => meter.toUpperCase());
+const meterCells = (values: Meters, meters: readonly string[]) =>
+  meters.map((meter) => String(values[meter] ?? 0));
+
+const figureCells = (row: UsageFigures, usd: (micros: number) => string, meters: readonly string[]) => [
   String(row.requests),
   String(row.inputTokens),
   String(row.cachedInputTokens),
   String(row.outputTokens),
   usd(row.costMicros),
+  ...meterCells(row.meters, meters),
 ];
 
 async function emails(context: Context, rows: readonly UsageRow[]): Promise<Map<number, string>> {
@@ -137,16 +152,17 @@ async function report(context: Context, args: Invocation, by: UsageGrouping): Pr
   };
   const csv = args.options.csv === true;
   const usd = csv ? plainUsd : formatUsd;
+  const meters = metersPresent(rows);
   const columns = [...KEY_COLUMNS[by], ...FIGURE_COLUMNS];
   const blank = KEY_COLUMNS[by].slice(1).map(() => '');
   print(
     context,
     {
-      header: columns.map(([title]) => title),
-      csvHeader: columns.map(([, name]) => name),
+      header: [...columns.map(([title]) => title), ...meterTitles(meters)],
+      csvHeader: [...columns.map(([, name]) => name), ...meters],
       keyColumns: KEY_COLUMNS[by].length,
-      rows: rows.map((row) => [...keys[by](row), ...figureCells(row, usd)]),
-      total: ['total', ...blank, ...figureCells(totalOf(rows), usd)],
+      rows: rows.map((row) => [...keys[by](row), ...figureCells(row, usd, meters)]),
+      total: ['total', ...blank, ...figureCells(totalOf(rows), usd, meters)],
     },
     csv,
     'no usage in this period',

@@ -89,6 +89,11 @@ describe('the activity log in a browser', { skip }, () => {
     await page.getByRole('heading', { name: 'Activity' }).waitFor();
     assert.equal(await rows.count(), ACTIVITY_PAGE_SIZE);
     const newest = await rows.first().getAttribute('data-request');
+    // A column per meter the page's rows hold, after the effort and tier.
+    const meters = await page.locator('table.activity th.meter').allTextContents();
+    assert.ok(meters.includes('input') && meters.includes('output'), meters.join());
+    const firstCells = await rows.first().locator('td.number').allTextContents();
+    assert.ok(Number(firstCells[meters.indexOf('input')]) > 0, firstCells.join());
     if (process.env.UPDATE_SCREENSHOTS === '1') {
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: new URL('dashboard-activity.png', SCREENSHOTS).pathname });
@@ -119,6 +124,10 @@ describe('the activity log in a browser', { skip }, () => {
       .split('\r\n');
     assert.equal(csv.length, 1 + 2);
     for (const line of csv.slice(1)) assert.match(line, /,notebook,cloud_c,gpt-5\.4-mini/);
+    const header = csv[0]?.split(',') ?? [];
+    const input = header.indexOf('input');
+    assert.ok(input > header.indexOf('reason'), `the meters follow the fixed columns: ${csv[0]}`);
+    for (const line of csv.slice(1)) assert.ok(Number(line.split(',')[input]) > 0, line);
     await context.close();
   });
 });

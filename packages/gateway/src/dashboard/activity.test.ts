@@ -218,6 +218,57 @@ for (const { engine, skip } of testEngines())
       assert.equal(Math.round(total * 1_000_000), Number(stored.cost));
     });
 
+    test('one column per meter the rows hold, on the page and in the CSV, a meter unknown today too', async () => {
+      const db = gateway.database.db;
+      const project = await addProject(db, { slug: 'metered' });
+      await requestMembership(db, { slug: 'metered', email: 'lead@example.com' });
+      await approveMembership(db, { slug: 'metered', email: 'lead@example.com', admin: true });
+      const row = (requestId: string, meters: Record<string, number>, minute: number) => ({
+        token_jti: 'metered-token',
+        user_id: userIds['lead@example.com'] ?? 0,
+        project_id: project.id,
+        provider: 'developer',
+        model: 'm',
+        prompt_tokens: 10,
+        completion_tokens: 2,
+        reserved_micros: 0,
+        status: 'ok' as const,
+        created_at: `2026-11-02T10:0${minute}:00.000Z`,
+        request_id: requestId,
+        meters: JSON.stringify(meters),
+      });
+      await db
+        .insertInto('usage')
+        .values([
+          row('with-image', { input: 5, image_input: 40 }, 1),
+          row('cached', { input: 7, cached_input: 3, output: 2 }, 2),
+        ])
+        .execute();
+      const page = await (await browser('lead@example.com')).get('/dashboard/projects/metered/activity');
+      const titles = [...page.body.matchAll(/<th scope="col" class="meter">([^<]*)<\/th>/g)].map((m) => m[1]);
+      assert.deepEqual(titles, ['input', 'cached_input', 'output', 'image_input']);
+      const cells = (id: string) => {
+        const tr = new RegExp(`<tr data-request="${id}"[\\s\\S]*?</tr>`).exec(page.body)?.[0] ?? '';
+        return [...tr.matchAll(/<td class="number">(\d+)<\/td>/g)].map((m) => m[1]);
+      };
+      assert.deepEqual(cells('with-image'), ['5', '0', '0', '40']);
+      assert.deepEqual(cells('cached'), ['7', '3', '2', '0']);
+      const csv = await gateway.app.inject({
+        url: '/dashboard/projects/metered/activity.csv',
+        cookies: { gw_session: (await sessionFor(gateway.database, 'lead@example.com')).cookie },
+      });
+      const [header, newest, oldest] = csv.body.split('\r\n').map((line) => line.split(','));
+      assert.deepEqual(header?.slice(-4), ['input', 'cached_input', 'output', 'image_input']);
+      assert.deepEqual(newest?.slice(-4), ['7', '3', '2', '0']);
+      assert.deepEqual(oldest?.slice(-4), ['5', '0', '0', '40']);
+      const filtered = await gateway.app.inject({
+        url: '/dashboard/projects/metered/activity.csv?to=2026-11-01',
+        cookies: { gw_session: (await sessionFor(gateway.database, 'lead@example.com')).cookie },
+      });
+      assert.ok(filtered.body.startsWith('time,'), 'no rows: the fixed columns only');
+      assert.ok(!filtered.body.includes('input,'), filtered.body);
+    });
+
     test(`pages of ${ACTIVITY_PAGE_SIZE} by keyset, older then newer again, none lost or repeated`, async () => {
       const db = gateway.database.db;
       const project = await addProject(db, { slug: 'bulk' });

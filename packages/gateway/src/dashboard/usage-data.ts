@@ -1,12 +1,15 @@
 /**
  * Usage as the dashboard shows it: the ledger's balances per bucket, and the usage ledger's rows
- * (table `usage`, one per request charged) for requests, the charts and the spend per token.
+ * (table `usage`, one per upstream attempt) for requests, meters, the charts and the spend per
+ * token.
  * Read-only: the ledger writes. Money stays in integer micro-dollars; PostgreSQL returns sums as
  * strings, hence Number().
  */
 import { type Kysely, sql } from 'kysely';
+import type { Meters } from '@app/provider-adapters/model/meters.ts';
 import { byProviderOrder, type Ledger } from '../contracts.ts';
 import type { GatewayDatabase } from '../db/schema.ts';
+import { groupKey, meterTotals } from '../db/usage-meters.ts';
 
 type Db = Kysely<GatewayDatabase>;
 
@@ -19,6 +22,8 @@ export interface BucketUsage {
   readonly reservedMicros: number;
   readonly remainingMicros: number;
   readonly requests: number;
+  /** Totals per meter of the bucket's rows: whatever meters they hold. */
+  readonly meters: Meters;
 }
 
 export interface DaySpend {
@@ -35,6 +40,12 @@ export interface TokenUsage {
   readonly spentMicros: number;
 }
 
+/**
+ * Requests of a group of ledger rows: a request counts once, at its first row (0010's
+ * `new_request`), however many attempts and releases it wrote.
+ */
+const requests = sql<string | number>`coalesce(sum(new_request), 0)`;
+
 /** Settled cost of a group of ledger rows (a row still `reserved` has no cost yet). */
 const spent = sql<
   string | number
@@ -50,14 +61,14 @@ export async function bucketUsage(
   ledger: Pick<Ledger, 'balances'>,
   projectId: number,
 ): Promise<BucketUsage[]> {
-  const [balances, counts] = await Promise.all([
+  const rows = db.selectFrom('usage').where('project_id', '=', projectId);
+  const [balances, counts, meters] = await Promise.all([
     ledger.balances(projectId),
-    db
-      .selectFrom('usage')
-      .select(['provider', sql<string | number>`count(*)`.as('n')])
-      .where('project_id', '=', projectId)
+    rows
+      .select(['provider', requests.as('n')])
       .groupBy('provider')
       .execute(),
+    meterTotals(db, rows.select(['provider', 'meters']), ['provider']),
   ]);
   return Object.entries(balances)
     .flatMap(([provider, balance]) => (balance ? [{ provider, balance }] : []))
@@ -69,6 +80,7 @@ export async function bucketUsage(
       reservedMicros: balance.reservedMicros,
       remainingMicros: balance.remainingMicros,
       requests: Number(counts.find((row) => row.provider === provider)?.n ?? 0),
+      meters: meters.get(groupKey([provider])) ?? {},
     }));
 }
 
@@ -112,7 +124,7 @@ export async function tokenUsage(
 ): Promise<TokenUsage[]> {
   const totals = db
     .selectFrom('usage')
-    .select(['token_jti', spent.as('spent'), sql<string | number>`count(*)`.as('n')])
+    .select(['token_jti', spent.as('spent'), requests.as('n')])
     .where('project_id', '=', projectId)
     .groupBy('token_jti')
     .as('totals');

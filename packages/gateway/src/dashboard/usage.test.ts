@@ -15,6 +15,7 @@ import {
   setAllocation,
 } from '../access/admin.ts';
 import { loadSigningKeys, signingKeyLocation } from '../access/keys.ts';
+import { addMeters, meterOrder, storedMeters } from '../db/usage-meters.ts';
 import { formatUsd } from '../money.ts';
 import { type DashboardTestApp, injectBrowser, sessionFor, settled, startDashboardApp } from './testing.ts';
 
@@ -96,13 +97,17 @@ for (const { engine, skip } of testEngines())
       return injectBrowser(gateway.app, (await sessionFor(gateway.database, email)).cookie);
     }
 
-    /** The finished rows of the usage ledger: their cost and number. */
+    /** The finished rows of the usage ledger: their cost, number and meters. */
     async function ledger(where: { provider?: string; jti?: string } = {}) {
-      let query = gateway.database.db.selectFrom('usage').select(['cost_micros', 'status']);
+      let query = gateway.database.db.selectFrom('usage').select(['cost_micros', 'status', 'meters']);
       if (where.provider) query = query.where('provider', '=', where.provider);
       if (where.jti) query = query.where('token_jti', '=', where.jti);
       const rows = (await query.execute()).filter((row) => row.status !== 'reserved');
-      return { spent: rows.reduce((sum, row) => sum + Number(row.cost_micros), 0), requests: rows.length };
+      return {
+        spent: rows.reduce((sum, row) => sum + Number(row.cost_micros), 0),
+        requests: rows.length,
+        meters: addMeters(rows.map((row) => storedMeters(row.meters))),
+      };
     }
 
     /** What GET /v1/account says of a bucket, in micro-dollars. */
@@ -139,6 +144,14 @@ for (const { engine, skip } of testEngines())
       assert.ok(spent > 0 && spent < 10_000, `four small requests cost under a cent (${spent})`);
       const page = await (await signedIn('dev@example.com')).get('/dashboard/projects/lab');
       assert.equal(page.statusCode, 200);
+      // A column per meter the ledger holds (input and output at least: the simulator reports both).
+      const meters = meterOrder(Object.keys((await ledger()).meters));
+      assert.ok(meters.includes('input') && meters.includes('output'), meters.join());
+      const header = /<th scope="col">Requests<\/th>([\s\S]*?)<\/tr>/.exec(page.body)?.[1] ?? '';
+      assert.deepEqual(
+        [...header.matchAll(/<th scope="col" class="meter">([^<]*)<\/th>/g)].map((m) => m[1]),
+        meters,
+      );
       for (const [provider, allocated] of Object.entries(ALLOCATED)) {
         const rows = await ledger({ provider });
         assert.deepEqual(
@@ -149,6 +162,7 @@ for (const { engine, skip } of testEngines())
             '$0.00',
             formatUsd(allocated - rows.spent),
             String(rows.requests),
+            ...meters.map((meter) => String(rows.meters[meter] ?? 0)),
           ],
           provider,
         );
@@ -241,5 +255,67 @@ for (const { engine, skip } of testEngines())
 
       const stranger = await signedIn('stranger@example.com');
       assert.equal((await stranger.get(`/dashboard/projects/lab/tokens/${otherJti}`)).statusCode, 404);
+    });
+
+    test('a failed-over request counts once; a meter unknown today (image_input) gets its column', async () => {
+      const db = gateway.database.db;
+      await addProject(db, { slug: 'imaging' });
+      await setAllocation(db, { slug: 'imaging', provider: 'developer', usd: 1 });
+      await setAllocation(db, { slug: 'imaging', provider: 'cloud_b', usd: 1 });
+      await requestMembership(db, { slug: 'imaging', email: 'lead@example.com' });
+      await approveMembership(db, { slug: 'imaging', email: 'lead@example.com', admin: true });
+      const keys = await loadSigningKeys(
+        signingKeyLocation(gateway.config.dataDir, gateway.config.access.signingKeyPath),
+      );
+      const policy = {
+        defaultTtl: gateway.config.access.tokenTtl,
+        maxTtl: gateway.config.access.tokenMaxTtl,
+      };
+      const token = await issueToken(db, keys, policy, {
+        email: 'lead@example.com',
+        slug: 'imaging',
+        description: 'vision',
+      });
+      // As the ledger writes them: attempt 1 failed on developer, a release never sent on
+      // cloud_b, then attempt 2 answered on developer with an image in the prompt.
+      const rows = [
+        { provider: 'developer', attempt: 1, new_request: 1, cost: 0, meters: {} },
+        { provider: 'cloud_b', attempt: null, new_request: 0, cost: 0, meters: {} },
+        {
+          provider: 'developer',
+          attempt: 2,
+          new_request: 0,
+          cost: 900,
+          meters: { input: 20, image_input: 765 },
+        },
+      ];
+      for (const row of rows)
+        await db
+          .insertInto('usage')
+          .values({
+            token_jti: token.jti,
+            user_id: token.userId,
+            project_id: token.projectId,
+            provider: row.provider,
+            model: 'vision-1',
+            reserved_micros: 1_000,
+            cost_micros: row.cost,
+            status: row.cost > 0 ? 'ok' : 'error',
+            created_at: new Date().toISOString(),
+            request_id: 'imaging-1',
+            attempt: row.attempt,
+            new_request: row.new_request,
+            meters: JSON.stringify(row.meters),
+          })
+          .execute();
+      const page = await (await signedIn('lead@example.com')).get('/dashboard/projects/imaging');
+      assert.equal(page.statusCode, 200);
+      assert.deepEqual(bucketRow(page.body, 'developer')?.slice(4), ['1', '20', '765']);
+      assert.deepEqual(bucketRow(page.body, 'cloud_b')?.slice(4), ['0', '0', '0']);
+      assert.match(
+        page.body,
+        /<th scope="col" class="meter">input<\/th><th scope="col" class="meter">image_input<\/th>/,
+      );
+      assert.match(page.body, /<td>lead@example.com<\/td><td>1<\/td>/, 'the token made one request');
     });
   });

@@ -1,5 +1,6 @@
 import { engineOf, idColumn } from '@app/db';
 import { type Kysely, type Migration, sql } from 'kysely';
+import { usageMeters } from './usage-meters-migration.ts';
 
 const access0001: Migration = {
   async up(db: Kysely<unknown>) {
@@ -416,4 +417,5 @@ export const gatewayMigrations: Record<string, Migration> = {
   '0007_usage_session': usageSession,
   '0008_usage_activity': usageActivity,
   '0009_budget_alerts': budgetAlerts,
+  '0010_usage_meters': usageMeters,
 };

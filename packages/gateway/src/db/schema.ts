@@ -2,7 +2,10 @@
  * Kysely table types of the gateway. Portable across SQLite and PostgreSQL: timestamps are
  * ISO-8601 UTC text, booleans integers 0/1, money integer micro-dollars, ids autoincrement.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
+
+/** The `usage.meters` column as read: JSON text (SQLite) or the parsed object (PostgreSQL). */
+export type StoredMeters = string | Readonly<Record<string, number>>;
 
 export interface UsersTable {
   id: Generated<number>;
@@ -69,9 +72,15 @@ export interface UsageTable {
   project_id: number;
   provider: string;
   model: string | null;
+  /** The whole prompt and the whole generation: the totals over the meters' kinds of token. */
   prompt_tokens: Generated<number>;
   completion_tokens: Generated<number>;
-  cached_tokens: Generated<number>;
+  /**
+   * What was charged as named meters (0010), a JSON object `{"input": 812, "output": 96}`:
+   * text on SQLite, jsonb on PostgreSQL (which the driver returns parsed; read it with
+   * storedMeters). A new meter is a new key, never a column.
+   */
+  meters: ColumnType<StoredMeters, string | undefined, string>;
   reserved_micros: number;
   cost_micros: Generated<number>;
   status: UsageStatus;
@@ -87,8 +96,8 @@ export interface UsageTable {
   /** Effort and tier served (tier as the upstream reported it, else as asked). */
   effort: Generated<string | null>;
   tier: Generated<string | null>;
-  cache_write_tokens: Generated<number>;
-  reasoning_tokens: Generated<number>;
+  /** 1 when the row starts its request (counted as a request by reports), 0 otherwise (0010). */
+  new_request: Generated<number>;
   /** Milliseconds from sending the attempt to its end; time to the first streamed content. */
   latency_ms: Generated<number | null>;
   first_token_ms: Generated<number | null>;

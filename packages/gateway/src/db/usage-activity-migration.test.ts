@@ -5,19 +5,26 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { migrateToLatest } from '@app/db';
-import { sql } from 'kysely';
+import { type Generated, sql } from 'kysely';
 import { type IsolatedDatabase, isolatedDatabase, testEngines } from '@app/db/testing.ts';
 import { gatewayMigrations } from './migrations.ts';
-import type { GatewayDatabase } from './schema.ts';
+import type { GatewayDatabase, UsageTable } from './schema.ts';
+
+/** The usage table as 0009 left it: the kind columns that 0010 turned into meters. */
+type Usage0009 = Omit<UsageTable, 'meters' | 'new_request'> &
+  Record<'cached_tokens' | 'cache_write_tokens' | 'reasoning_tokens', Generated<number>>;
+type Database0009 = Omit<GatewayDatabase, 'usage'> & { usage: Usage0009 };
 
 const before0008 = Object.fromEntries(Object.entries(gatewayMigrations).filter(([name]) => name < '0008'));
+// Up to 0009 only: this test reads the kind columns 0010 turned into meters.
+const upTo0009 = Object.fromEntries(Object.entries(gatewayMigrations).filter(([name]) => name < '0010'));
 const NOW = '2026-11-28T10:00:00.000Z';
 
 for (const { engine, skip } of testEngines())
   describe(`migration 0008_usage_activity (${engine})`, { skip }, () => {
-    let isolated: IsolatedDatabase<GatewayDatabase>;
+    let isolated: IsolatedDatabase<Database0009>;
     before(async () => {
-      isolated = await isolatedDatabase<GatewayDatabase>(engine);
+      isolated = await isolatedDatabase<Database0009>(engine);
       const db = isolated.database.db;
       await migrateToLatest(db, before0008);
       await db.insertInto('users').values({ email: 'u@example.com', is_admin: 0, created_at: NOW }).execute();
@@ -26,7 +33,7 @@ for (const { engine, skip } of testEngines())
       await sql`insert into usage (token_jti, user_id, project_id, provider, model, prompt_tokens,
           completion_tokens, cached_tokens, reserved_micros, cost_micros, status, created_at, settled_at)
         values ('jti-old', 1, 1, 'cloud_b', 'm-1', 10, 20, 3, 500, 400, 'ok', ${NOW}, ${NOW})`.execute(db);
-      await migrateToLatest(db, gatewayMigrations);
+      await migrateToLatest(db, upTo0009);
     });
     after(() => isolated.drop());
 

@@ -13,6 +13,7 @@ import {
   type UsageRow,
 } from './chat-completions/testing.ts';
 import { DOORS, type Door, parseSse } from './conformance/testing.ts';
+import { storedMeters } from '../db/usage-meters.ts';
 
 type Json = Record<string, unknown>;
 type Prices = Record<
@@ -46,10 +47,11 @@ function priceOf(model: string, provider: string) {
 /** Micro-dollars of a ledger row's tokens at the catalog price, rounded up as the ledger does. */
 function expectedMicros(row: UsageRow, provider: string): number {
   const price = priceOf(row.model ?? '', provider);
-  const uncached = row.prompt_tokens - row.cached_tokens;
+  const cached = storedMeters(row.meters).cached_input ?? 0;
+  const uncached = row.prompt_tokens - cached;
   const raw =
     uncached * price.input_per_mtok +
-    row.cached_tokens * price.cached_input_per_mtok +
+    cached * price.cached_input_per_mtok +
     row.completion_tokens * price.output_per_mtok;
   return Math.ceil(raw - 1e-6);
 }

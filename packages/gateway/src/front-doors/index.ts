@@ -1,6 +1,8 @@
 /**
  * Every client API the gateway serves, one descriptor each (its folder's index.ts). Adding a
  * front door is its folder plus one line here (docs/architecture.md, "Add a front door").
+ * Embeddings, another kind of call on the same pipeline stages, is a route of its own
+ * (`embeddingsRoutes`), registered beside these.
  */
 import type { FrontDoor } from '../pipeline/front-door.ts';
 import { chatCompletions } from './chat-completions/index.ts';
@@ -17,4 +19,5 @@ export const FRONT_DOORS: readonly FrontDoor[] = [
   geminiV1,
 ];
 
+export { embeddingsRoutes } from './embeddings/index.ts';
 export { type FrontDoorsDeps, frontDoorRoutes } from './register.ts';

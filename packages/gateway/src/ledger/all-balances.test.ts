@@ -44,7 +44,7 @@ for (const { engine, skip } of testEngines()) {
         model: 'm-1',
         promptTokens: 10,
         completionTokens: 5,
-        cachedTokens: 0,
+        meters: { input: 10, output: 5 },
         costMicros: 120_000,
         status: 'ok',
       });

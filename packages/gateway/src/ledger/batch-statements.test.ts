@@ -7,8 +7,9 @@ import { type IsolatedDatabase, isolatedDatabase, testEngines } from '@app/db/te
 import { seedAccount } from '../access/testing.ts';
 import { loadGatewayConfig } from '../config.ts';
 import type { Principal } from '../contracts.ts';
-import type { GatewayDatabase } from '../db/schema.ts';
-import { ledgerStatements, type UsageRow } from './batch-statements.ts';
+import type { GatewayDatabase, StoredMeters } from '../db/schema.ts';
+import { storedMeters } from '../db/usage-meters.ts';
+import { ledgerStatements, metersJson, type UsageRow } from './batch-statements.ts';
 
 const rowOf = (principal: Principal, i: number): UsageRow => [
   principal.tokenId,
@@ -19,7 +20,8 @@ const rowOf = (principal: Principal, i: number): UsageRow => [
   i % 3 === 0 ? null : `m-{${i}}, "q" \\ ${'é'}`,
   i,
   2 * i,
-  0,
+  // A meter unknown today, and a name JSON and an array literal both have to escape.
+  i === 0 ? '{}' : JSON.stringify({ input: i, image_input: 2 * i, 'a "b", {c}': 1 }),
   2 ** 40 + i,
   i,
   i % 2 === 0 ? 'ok' : 'error',
@@ -31,13 +33,23 @@ const rowOf = (principal: Principal, i: number): UsageRow => [
   i % 5 === 0 ? null : 1 + (i % 3),
   i % 2 === 0 ? 'high' : null,
   i % 2 === 0 ? 'flex' : null,
-  3 * i,
-  4 * i,
+  i % 5 === 0 || i % 3 === 0 ? 1 : 0,
   i % 7 === 0 ? null : 10 * i,
   i % 2 === 0 ? null : 5 * i,
   i % 2 === 0 ? 'ok' : 'rate_limited',
   i % 2 === 0 ? null : 429,
 ];
+
+describe('meters as a row stores them', () => {
+  it('keeps whole positive quantities, rounds fractions, leaves out nothing and nonsense', () => {
+    assert.equal(metersJson({ input: 812, output: 96 }), '{"input":812,"output":96}');
+    assert.equal(
+      metersJson({ input: 1.6, output: 0, cached_input: -1, image_input: 3, reasoning: Number.NaN }),
+      '{"input":2,"image_input":3}',
+    );
+    assert.equal(metersJson(undefined), '{}');
+  });
+});
 
 describe('batch statements on sqlite', () => {
   it('slices a batch into power-of-two INSERTs, reusing the same texts', () => {
@@ -46,7 +58,7 @@ describe('batch statements on sqlite', () => {
     const rows = Array.from({ length: 300 }, (_, i) => rowOf(principal, i));
     const inserts = statements.insertUsage(rows);
     assert.deepEqual(
-      inserts.map((q) => q.parameters.length / 25),
+      inserts.map((q) => q.parameters.length / 24),
       [256, 32, 8, 4],
     );
     assert.equal(statements.insertUsage(rows.slice(0, 4))[0]?.sql, inserts[3]?.sql);
@@ -92,7 +104,7 @@ for (const { engine, skip } of testEngines()) {
           'model',
           'prompt_tokens',
           'completion_tokens',
-          'cached_tokens',
+          'meters',
           'reserved_micros',
           'cost_micros',
           'status',
@@ -104,8 +116,7 @@ for (const { engine, skip } of testEngines()) {
           'attempt',
           'effort',
           'tier',
-          'cache_write_tokens',
-          'reasoning_tokens',
+          'new_request',
           'latency_ms',
           'first_token_ms',
           'outcome',
@@ -113,11 +124,15 @@ for (const { engine, skip } of testEngines()) {
         ])
         .orderBy('prompt_tokens')
         .execute();
+      // The meters compared as objects: PostgreSQL's jsonb keeps its own key order.
+      const METERS_AT = 7;
+      const asRead = (values: readonly unknown[]) =>
+        values.map((value, i) => (i === METERS_AT ? storedMeters(value as StoredMeters) : value));
       assert.deepEqual(
         stored.map((row) =>
-          Object.values(row).map((value) => (typeof value === 'bigint' ? Number(value) : value)),
+          asRead(Object.values(row).map((value) => (typeof value === 'bigint' ? Number(value) : value))),
         ),
-        rows,
+        rows.map(asRead),
       );
     });
   });

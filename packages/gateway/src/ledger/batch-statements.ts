@@ -1,4 +1,5 @@
 import type { Engine } from '@app/db';
+import type { Meters } from '@app/provider-adapters/model/meters.ts';
 import { CompiledQuery } from 'kysely';
 import type { UsageStatus } from '../db/schema.ts';
 
@@ -11,7 +12,8 @@ export type UsageRow = readonly [
   model: string | null,
   promptTokens: number,
   completionTokens: number,
-  cachedTokens: number,
+  /** JSON object of the row's meters (`{}` for a release). */
+  meters: string,
   reservedMicros: number,
   costMicros: number,
   status: Exclude<UsageStatus, 'reserved'>,
@@ -23,8 +25,8 @@ export type UsageRow = readonly [
   attempt: number | null,
   effort: string | null,
   tier: string | null,
-  cacheWriteTokens: number,
-  reasoningTokens: number,
+  /** 1 when the row starts its request (reports count it as a request), else 0. */
+  newRequest: 0 | 1,
   latencyMs: number | null,
   firstTokenMs: number | null,
   outcome: string | null,
@@ -39,7 +41,7 @@ const USAGE_COLUMNS = [
   'model',
   'prompt_tokens',
   'completion_tokens',
-  'cached_tokens',
+  'meters',
   'reserved_micros',
   'cost_micros',
   'status',
@@ -51,8 +53,7 @@ const USAGE_COLUMNS = [
   'attempt',
   'effort',
   'tier',
-  'cache_write_tokens',
-  'reasoning_tokens',
+  'new_request',
   'latency_ms',
   'first_token_ms',
   'outcome',
@@ -68,7 +69,7 @@ const PG_TYPES = [
   'text',
   'int4',
   'int4',
-  'int4',
+  'jsonb',
   'int8',
   'int8',
   'text',
@@ -80,7 +81,6 @@ const PG_TYPES = [
   'int4',
   'text',
   'text',
-  'int4',
   'int4',
   'int4',
   'int4',
@@ -88,7 +88,29 @@ const PG_TYPES = [
   'int4',
 ];
 
-/** Largest SQLite INSERT, in rows: 25 x 256 bound values, below SQLite's 32,766. */
+/**
+ * A row's meters as stored (a JSON object of whole, positive quantities): a meter of 0 is
+ * absent, so rows stay small and a report lists only the meters something used.
+ */
+export function metersJson(meters: Meters | undefined): string {
+  if (meters === undefined) return '{}';
+  // metersOf's meters are already that (the usual case, serialized as they are); others are
+  // copied without what does not fit. Every settle writes one: a copy each was half its cost.
+  for (const name in meters) {
+    const quantity = meters[name] as number;
+    if (!Number.isSafeInteger(quantity) || quantity <= 0) return JSON.stringify(wholeMeters(meters));
+  }
+  return JSON.stringify(meters);
+}
+
+function wholeMeters(meters: Meters): Record<string, number> {
+  const stored: Record<string, number> = {};
+  for (const [name, quantity] of Object.entries(meters))
+    if (Number.isFinite(quantity) && quantity > 0) stored[name] = Math.round(quantity);
+  return stored;
+}
+
+/** Largest SQLite INSERT, in rows: 24 x 256 bound values, below SQLite's 32,766. */
 const SQLITE_MAX_ROWS = 256;
 
 /**

@@ -22,7 +22,7 @@ const usage = (costMicros: number) =>
     model: 'm-1',
     promptTokens: 1,
     completionTokens: 1,
-    cachedTokens: 0,
+    meters: { input: 1, output: 1 },
     costMicros,
     status: 'ok',
   }) as const;

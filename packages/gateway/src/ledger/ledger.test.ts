@@ -20,7 +20,7 @@ const usage = (costMicros: number) =>
     model: 'm-1',
     promptTokens: 10,
     completionTokens: 5,
-    cachedTokens: 0,
+    meters: { input: 10, output: 5 },
     costMicros,
     status: 'ok',
   }) as const;

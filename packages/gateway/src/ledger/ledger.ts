@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Meters } from '@app/provider-adapters/model/meters.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type {
@@ -12,6 +13,7 @@ import type {
 } from '../contracts.ts';
 import type { GatewayDatabase, UsageStatus } from '../db/schema.ts';
 import { gatewayErrors } from '../errors.ts';
+import { metersJson } from './batch-statements.ts';
 import { groupCommit } from './group-commit.ts';
 import { leaseStore } from './lease-store.ts';
 import { sweepStaleReservations } from './legacy-sweep.ts';
@@ -176,7 +178,7 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
       model?: string;
       promptTokens?: number;
       completionTokens?: number;
-      cachedTokens?: number;
+      meters?: Meters;
       reason?: string;
       activity?: AttemptActivity | undefined;
     },
@@ -201,7 +203,7 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
       fields.model ?? null,
       fields.promptTokens ?? 0,
       fields.completionTokens ?? 0,
-      fields.cachedTokens ?? 0,
+      metersJson(fields.meters),
       entry.amount,
       cost,
       status,
@@ -213,8 +215,7 @@ export function createLedger(deps: LedgerDeps): BudgetLedger {
       activity?.attempt ?? null,
       activity?.effort ?? null,
       activity?.tier ?? null,
-      activity?.cacheWriteTokens ?? 0,
-      activity?.reasoningTokens ?? 0,
+      activity?.newRequest === false ? 0 : 1,
       wholeMs(activity?.latencyMs),
       wholeMs(activity?.firstTokenMs),
       activity?.outcome?.slice(0, 64) ?? null,

@@ -1,10 +1,11 @@
 /** The two ends of a front door's handler that every client API shares. */
 import { isAppError } from '@app/http-kit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessControl, RoutePlan, Router } from '../contracts.ts';
+import type { AccessControl, ModelKind, RoutePlan, Router } from '../contracts.ts';
 import { appliedState } from './applied.ts';
 import { callContext } from './call-context.ts';
 import { distinctFallbacks, FALLBACKS_HEADER, ignoredFallbackInputs, resolveFallbacks } from './fallbacks.ts';
+import { requireKind } from './model-kind.ts';
 import type { PipelineDeps } from './prepare-call.ts';
 import type { UpstreamCall } from './upstream-call.ts';
 
@@ -14,14 +15,19 @@ export interface FrontDoorDeps extends PipelineDeps {
   readonly log: FastifyBaseLogger;
 }
 
-/** Resolves the model name and options, recording them for X-Gateway-Applied and -Ignored. */
+/**
+ * Resolves the model name and options, recording them for X-Gateway-Applied and -Ignored. A
+ * model of another kind than the door serves is a 400.
+ */
 export function resolvePlan(
   router: Router,
   request: FastifyRequest,
   model: string,
   inputs: Readonly<Record<string, string | string[] | undefined>>,
+  kind: ModelKind = 'chat',
 ): RoutePlan {
   const plan = router.resolve(model, inputs);
+  requireKind(plan, kind, request);
   const context = callContext(request);
   if (plan.session !== undefined) context.facts.session = plan.session;
   const applied = context.applied;
@@ -49,6 +55,7 @@ export function resolveFallbackPlans(
   // Almost every request names no fallback: nothing to resolve, compare or report.
   if (models === undefined && request.headers[FALLBACKS_HEADER] === undefined) return NO_FALLBACKS;
   const resolved = resolveFallbacks(router, models, request.headers, inputs);
+  for (const plan of resolved) requireKind(plan, primary.kind ?? 'chat', request, 'models');
   const { kept, dropped } = distinctFallbacks(primary, resolved);
   const ignored = ignoredFallbackInputs(models, request.headers, dropped);
   if (ignored.length > 0) {

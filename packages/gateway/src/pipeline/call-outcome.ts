@@ -10,6 +10,7 @@ import type { AppError } from '@app/http-kit';
 import {
   METERS,
   meters,
+  metersOf,
   type ServedTier,
   type UpstreamFailure,
   type Usage,
@@ -197,14 +198,13 @@ export class CallOutcome {
       model: plan.model,
       promptTokens: usage.inputTokens,
       completionTokens: usage.outputTokens,
-      cachedTokens: usage.cachedReadTokens,
+      meters: metersOf(usage),
       costMicros: cost,
       status,
     };
     if (this.#init.facts) this.#init.facts.charged = record;
     // Built when the write runs, after #end has timed the attempt.
-    const write = () =>
-      ledger.settle(reservation, { ...record, ...this.#activity(produced.servedTier, usage) });
+    const write = () => ledger.settle(reservation, { ...record, ...this.#activity(produced.servedTier) });
     this.#track(write, 'ledger settle failed');
   }
 
@@ -253,13 +253,13 @@ export class CallOutcome {
     // The model asked for: after a failover or on a fallback list, rows of one request differ.
     const model = this.#init.plan.model;
     this.#track(
-      () => ledger.release(reservation, reason, model, this.#activity(undefined, undefined).activity),
+      () => ledger.release(reservation, reason, model, this.#activity(undefined).activity),
       'ledger release failed',
     );
   }
 
   /** The attempt as the activity log shows it (read once the attempt has ended). */
-  #activity(served: ServedTier | undefined, usage: Usage | undefined): { activity?: AttemptActivity } {
+  #activity(served: ServedTier | undefined): { activity?: AttemptActivity } {
     const { request, selection } = this.#init;
     if (!request) return {};
     const attempt = this.attempt;
@@ -268,10 +268,11 @@ export class CallOutcome {
       activity: {
         requestId: request.id,
         attempt: place > 0 ? place : undefined,
+        // Never sent: a new request only when no attempt went before (a failover that could not
+        // be expressed on its next provider is still the same request).
+        newRequest: place > 0 ? place === 1 : request.attempts.length === 0,
         effort: selection.options.effort,
         tier: served ?? selection.options.tier,
-        cacheWriteTokens: usage?.cacheWriteTokens,
-        reasoningTokens: usage?.reasoningTokens,
         latencyMs: attempt?.durationMs,
         firstTokenMs: attempt?.firstTokenMs,
         outcome: attempt?.outcome === 'pending' ? undefined : attempt?.outcome,

@@ -9,8 +9,10 @@ import {
   adapterFor,
   type BuildInput,
   type ModelRequest,
+  type ProviderAdapter,
   type SourceBody,
   type UpstreamHttpRequest,
+  type WireApi,
 } from '@app/provider-adapters';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type {
@@ -30,13 +32,24 @@ import { type CallRequest, compressedRequest, workLimits } from './compress-requ
 import type { AppliedState, CallContext } from './call-context.ts';
 import { CallOutcome } from './call-outcome.ts';
 import { selectAndReserve } from './select-and-reserve.ts';
-import { UpstreamCall } from './upstream-call.ts';
+import { type CallInit, UpstreamCall } from './upstream-call.ts';
 
 /** A front door's request: the body as sent, and the internal model, decoded on demand. */
 export interface ClientRequest {
   readonly source: SourceBody;
   /** Throws AdapterRequestError for what cannot be translated (a 400 for the client). */
   decode(): ModelRequest;
+}
+
+/**
+ * A call whose upstream requests the door builds itself once the provider is chosen, not from
+ * a chat request (embeddings: one or more calls, a batch split as the upstream needs).
+ */
+export interface OwnRequests {
+  /** The API family of the client's door. */
+  readonly api: WireApi;
+  /** At least one request; throws AdapterRequestError for what this upstream cannot express. */
+  build(selection: Selection, adapter: ProviderAdapter, plan: RoutePlan): readonly UpstreamHttpRequest[];
 }
 
 export interface PipelineDeps {
@@ -66,7 +79,7 @@ export interface PrepareInput {
   readonly promptTokens: number;
   /** The most output the request may make a model produce (its max_tokens, else the model's, times n). */
   readonly outputTokens: (plan: RoutePlan) => number;
-  readonly source: ClientRequest;
+  readonly source: ClientRequest | OwnRequests;
 }
 
 /** What differs between the attempts of one request. */
@@ -122,9 +135,14 @@ export async function prepareCall(
     request: { id: input.request.id, attempts: context.attempts },
   });
   const adapter = adapterFor(selection.target.adapter);
+  const source = input.source;
+  if ('build' in source) {
+    const parts = { ...deps, log: log as FastifyBaseLogger, adapter, plan, selection, outcome, context };
+    return ownCall(source, parts, input.reply);
+  }
   const request = translate(() => {
     const client = compressedRequest(
-      input.source,
+      source,
       {
         level: selection.options.compression,
         budget: plan.contextWindow - outputTokens,
@@ -146,8 +164,22 @@ export async function prepareCall(
     outcome,
     reply: input.reply,
     context,
-    clientApi: input.source.source.api,
+    clientApi: source.source.api,
   });
+}
+
+type CallParts = Omit<CallInit, 'request' | 'batch' | 'reply' | 'clientApi'>;
+
+/** A call of the door's own requests (OwnRequests), built for the selected provider. */
+function ownCall(source: OwnRequests, parts: CallParts, reply: FastifyReply): UpstreamCall {
+  const { selection, adapter, plan, outcome } = parts;
+  const batch = translate(() => source.build(selection, adapter, plan), outcome);
+  const [request] = batch;
+  if (request === undefined) {
+    outcome.gatewayFault();
+    throw new Error('a call built no upstream request');
+  }
+  return new UpstreamCall({ ...parts, request, batch, reply, clientApi: source.api });
 }
 
 /** What X-Gateway-Applied (and -Ignored, and the lifecycle headers) say about this attempt. */
@@ -165,7 +197,7 @@ function noteSelection(applied: AppliedState, primary: RoutePlan, plan: RoutePla
   applied.compression = undefined;
 }
 
-function translate(build: () => UpstreamHttpRequest, outcome: CallOutcome): UpstreamHttpRequest {
+function translate<T>(build: () => T, outcome: CallOutcome): T {
   try {
     return build();
   } catch (error) {

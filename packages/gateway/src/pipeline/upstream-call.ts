@@ -15,7 +15,10 @@ export interface CallInit {
   readonly upstream: Upstream;
   readonly log: FastifyBaseLogger;
   readonly adapter: ProviderAdapter;
+  /** The (first) upstream request. */
   readonly request: UpstreamHttpRequest;
+  /** Every upstream request of a call made of several (an embeddings batch split); `request` is the first. */
+  readonly batch?: readonly UpstreamHttpRequest[];
   readonly plan: RoutePlan;
   readonly selection: Selection;
   readonly outcome: CallOutcome;
@@ -40,15 +43,19 @@ export class UpstreamCall {
    * comments pass every idle timeout), the request ends at its deadline (a 504, and the
    * reservation settled or released like any other ending), and when the client goes away.
    */
-  async send(): Promise<UpstreamResponse> {
-    const { upstream, selection, request, reply, context, plan, outcome } = this.init;
+  async send(request: UpstreamHttpRequest = this.init.request): Promise<UpstreamResponse> {
+    const { upstream, selection, reply, context, plan, outcome } = this.init;
     const { requestDeadlineMs, flexRequestDeadlineMs } = upstream.config;
     const deadlineMs = selection.options.tier === 'flex' ? flexRequestDeadlineMs : requestDeadlineMs;
     const signal = context.signal(reply, deadlineMs);
-    const attempt = context.attempt(selection.provider, plan.model);
-    outcome.attempt = attempt;
-    attempt.adapter = selection.target.adapter;
-    attempt.url = request.url;
+    // The requests of a batch are one attempt: one record, one outcome.
+    let attempt = outcome.attempt;
+    if (attempt === undefined) {
+      attempt = context.attempt(selection.provider, plan.model);
+      outcome.attempt = attempt;
+      attempt.adapter = selection.target.adapter;
+      attempt.url = request.url;
+    }
     try {
       const response = await upstream.send(selection.target, request, signal);
       attempt.headersMs = performance.now() - attempt.startedAt;

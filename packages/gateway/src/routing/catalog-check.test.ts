@@ -30,7 +30,7 @@ function upstreamsWithOpenAiAuth(name: string, auth: unknown): string {
 test('the bundled files pass the check, with or without reading the credentials', async () => {
   const result = await checkFiles({}, {});
   assert.equal(result.ok, true, result.lines.join('\n'));
-  assert.match(result.lines[0] ?? '', /15 models, \d+ aliases/);
+  assert.match(result.lines[0] ?? '', /20 models, \d+ aliases/);
   assert.match(result.lines[1] ?? '', /: ok, credentials not read/);
   // The simulator's credentials are supplied as at start-up: the bundled file needs no secrets.
   const withCredentials = await checkFiles({}, {}, { credentials: true });

@@ -5,7 +5,15 @@
  */
 import { type AdapterId, METER_REGISTRY } from '@app/provider-adapters';
 import { type Static, type TProperties, type TSchema, Type } from 'typebox';
-import { COMPRESSIONS, type Compression, EFFORTS, type Effort, PROVIDERS } from '../contracts.ts';
+import {
+  COMPRESSIONS,
+  type Compression,
+  EFFORTS,
+  type Effort,
+  MODEL_KINDS,
+  PROVIDERS,
+} from '../contracts.ts';
+export type { ModelKind } from '../contracts.ts';
 import { DeploymentsSchema, ManagementSchema } from './deployments.ts';
 
 const strict = { additionalProperties: false } as const;
@@ -105,8 +113,8 @@ const OfferSchema = Type.Object(
     /** The upstream's id: Bedrock inference profile, Vertex publisher id, Azure deployment name. */
     upstreamModel: Type.String({ minLength: 1, maxLength: 256 }),
     prices: Type.Object({ standard: PriceSchema, flex: Type.Optional(PriceSchema) }, strict),
-    /** Name of an effort profile: which efforts this offer accepts and how each is sent. */
-    effort: Name,
+    /** Name of an effort profile: which efforts this offer accepts and how each is sent (chat models). */
+    effort: Type.Optional(Name),
     /** The upstream's web search tool (`web_search_20250305`, `googleSearch`); required with web search. */
     webSearchTool: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     /** Output limit sent when the client gives none and the API requires one (default: the model's). */
@@ -122,20 +130,43 @@ const OffersSchema = Type.Object(
   strict,
 );
 
+/**
+ * What an embedding model takes and returns. `dimensions` is the full (default) vector length;
+ * shorter vectors are asked for with OpenAI's `dimensions`, any length from `minDimensions` up
+ * or one of `dimensionValues`; with neither, the model only gives its full length.
+ */
+const EmbeddingSpecSchema = Type.Object(
+  {
+    dimensions: Type.Integer({ minimum: 1 }),
+    minDimensions: Type.Optional(Type.Integer({ minimum: 1 })),
+    dimensionValues: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1 })),
+    /** Inputs one gateway request may carry (the adapters split them into upstream calls). */
+    maxInputs: Type.Integer({ minimum: 1 }),
+    /** Tokens one input may be, as the upstream counts them. */
+    maxInputTokens: Type.Integer({ minimum: 1 }),
+  },
+  strict,
+);
+
 export const ModelSchema = Type.Object(
   {
     id: Name,
     family: Name,
+    /** `chat` (default) or `embedding`: the front doors a model answers on. */
+    kind: Type.Optional(Type.Union(MODEL_KINDS.map((kind) => Type.Literal(kind)))),
+    /** Required for (and only for) an embedding model. */
+    embedding: Type.Optional(EmbeddingSpecSchema),
     /** Release date; the newest of a family is what the family's aliases point to. */
     released: IsoDate,
     /** Fixed extra names of this exact version (e.g. the vendor's undated name). */
     aliases: Type.Optional(Type.Array(Name)),
-    contextWindow: Type.Integer({ minimum: 1 }),
-    maxOutputTokens: Type.Integer({ minimum: 1 }),
-    capabilities: CapabilitiesSchema,
-    efforts: Type.Array(EffortSchema, { minItems: 1 }),
-    defaultEffort: EffortSchema,
-    compression: Type.Array(CompressionSchema, { minItems: 1 }),
+    // The six below are required for a chat model and absent on an embedding model (catalog.ts).
+    contextWindow: Type.Optional(Type.Integer({ minimum: 1 })),
+    maxOutputTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+    capabilities: Type.Optional(CapabilitiesSchema),
+    efforts: Type.Optional(Type.Array(EffortSchema, { minItems: 1 })),
+    defaultEffort: Type.Optional(EffortSchema),
+    compression: Type.Optional(Type.Array(CompressionSchema, { minItems: 1 })),
     /** The model takes no sampling changes (temperature only 1.0): clients' changes are left out. */
     fixedSampling: Type.Optional(Type.Boolean()),
     providers: OffersSchema,
@@ -177,6 +208,7 @@ export type CatalogFile = Static<typeof CatalogFileSchema>;
 export type ModelEntry = Static<typeof ModelSchema>;
 export type OfferEntry = Static<typeof OfferSchema>;
 export type Capabilities = Static<typeof CapabilitiesSchema>;
+export type EmbeddingSpec = Static<typeof EmbeddingSpecSchema>;
 export type EffortProfileEntry = Static<typeof EffortProfileSchema>;
 
 // ---- upstreams -----------------------------------------------------------------------------

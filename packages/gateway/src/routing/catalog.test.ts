@@ -9,9 +9,36 @@ const modelIndex = (file: ReturnType<typeof bundledCatalogFile>, id: string) =>
 
 test('the bundled catalog loads with OpenAI, Anthropic and Google models', () => {
   const catalog = bundledCatalog();
-  const vendors = new Set(catalog.models.map((model) => model.vendor));
+  const chat = catalog.models.filter((model) => model.kind === 'chat');
+  const vendors = new Set(chat.map((model) => model.vendor));
   assert.deepEqual([...vendors].sort(), ['anthropic', 'google', 'openai']);
-  assert.ok(catalog.models.length >= 12);
+  assert.ok(chat.length >= 12);
+});
+
+test('embedding models of OpenAI, Google, Amazon and Cohere, priced per input token only', () => {
+  const embedding = bundledCatalog().models.filter((model) => model.kind === 'embedding');
+  assert.deepEqual(
+    embedding.map((model) => `${model.id}@${[...model.offers.keys()].join(',')}`),
+    [
+      'text-embedding-3-large@developer,cloud_c',
+      'text-embedding-3-small@developer,cloud_c',
+      'gemini-embedding-001@developer,cloud_b',
+      'titan-embed-text-v2@cloud_a',
+      'cohere-embed-english-v3@cloud_a',
+    ],
+  );
+  for (const model of embedding) {
+    assert.ok(model.embedding, model.id);
+    assert.equal(model.maxOutputTokens, 0);
+    assert.deepEqual(model.efforts, ['none']);
+    for (const offer of model.offers.values()) {
+      assert.deepEqual(offer.tiers, ['standard']);
+      assert.deepEqual(Object.keys(offer.prices.standard.rates), ['input']);
+    }
+  }
+  const titan = bundledCatalog().lookup('titan-embed-text');
+  assert.equal(titan?.offers.get('cloud_a')?.upstreamModel, 'amazon.titan-embed-text-v2:0');
+  assert.deepEqual(titan?.embedding?.dimensionValues, [256, 512, 1024]);
 });
 
 test('Anthropic models are on developer, cloud_a and cloud_b, web search on cloud_b but not cloud_a', () => {
@@ -45,9 +72,13 @@ test('OpenAI models are on developer and cloud_c; flex costs half of standard wh
   assert.deepEqual(bundledCatalog().lookup('gpt-5.5')?.offers.get('cloud_c')?.tiers, ['standard']);
 });
 
-test('every bundled model accepts all three compression levels', () => {
+test('every bundled chat model accepts all three compression levels; embeddings none', () => {
   for (const model of bundledCatalog().models)
-    assert.deepEqual(model.compressions, ['off', 'compact', 'compressed'], model.id);
+    assert.deepEqual(
+      model.compressions,
+      model.kind === 'chat' ? ['off', 'compact', 'compressed'] : ['off'],
+      model.id,
+    );
 });
 
 test('a family alias resolves to the newest version; a version alias to its own version', () => {
@@ -197,4 +228,48 @@ test('an impossible release date is rejected rather than rolled over', () => {
   const file = bundledCatalogFile();
   (file.models[0] as Json).released = '2026-02-30';
   assert.deepEqual(problemsOf(file), ['models[0].released: not a valid date']);
+});
+
+test("an embedding model has its embedding settings and none of a chat model's fields", () => {
+  const file = bundledCatalogFile();
+  const titan = file.models[modelIndex(file, 'titan-embed-text-v2')] as Json;
+  const cohere = file.models[modelIndex(file, 'cohere-embed-english-v3')] as Json;
+  const small = file.models[modelIndex(file, 'text-embedding-3-small')] as Json;
+  const gpt = file.models[modelIndex(file, 'gpt-5.5-2026-04-23')] as Json;
+  const t = modelIndex(file, 'titan-embed-text-v2');
+  const c = modelIndex(file, 'cohere-embed-english-v3');
+  const s = modelIndex(file, 'text-embedding-3-small');
+  const g = modelIndex(file, 'gpt-5.5-2026-04-23');
+  delete titan.embedding;
+  cohere.contextWindow = 512;
+  const offer = (small.providers as Record<string, Json>).developer as Json;
+  offer.effort = 'openai-none-to-xhigh';
+  offer.prices = {
+    standard: { input: 0.02, output: 1 },
+    flex: { input: 0.01 },
+  };
+  small.embedding = {
+    dimensions: 1536,
+    minDimensions: 2000,
+    dimensionValues: [512],
+    maxInputs: 1,
+    maxInputTokens: 1,
+  };
+  delete gpt.efforts;
+  gpt.embedding = { dimensions: 1, maxInputs: 1, maxInputTokens: 1 };
+  assert.deepEqual(
+    [...problemsOf(file)].sort(),
+    [
+      `models[${c}].contextWindow: a chat model's field, not an embedding model's`,
+      `models[${g}].efforts: required`,
+      `models[${g}].embedding: only for a model of kind 'embedding'`,
+      `models[${s}].embedding.dimensionValues: must include dimensions (1536), the default`,
+      `models[${s}].embedding.minDimensions: larger than dimensions`,
+      `models[${s}].embedding: minDimensions or dimensionValues, not both`,
+      `models[${s}].providers.developer.effort: a chat offer's field, not an embedding offer's`,
+      `models[${s}].providers.developer.prices.flex: embeddings have no flex tier`,
+      `models[${s}].providers.developer.prices.standard.output: embeddings are priced on \`input\` only (they report no other meter)`,
+      `models[${t}].embedding: required for an embedding model`,
+    ].sort(),
+  );
 });

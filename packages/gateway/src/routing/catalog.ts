@@ -20,9 +20,23 @@ import {
   CatalogFileSchema,
   EFFORT_EXPRESSION_BRANCHES,
   type EffortProfileEntry,
+  type EmbeddingSpec,
   type ModelEntry,
+  type ModelKind,
   type OfferEntry,
 } from './catalog-schema.ts';
+import {
+  type ChatEntry,
+  chatShapeProblems,
+  EMBEDDING_COMPRESSIONS,
+  EMBEDDING_EFFORTS,
+  EMBEDDING_EXPRESSIONS,
+  embeddingInputWindow,
+  embeddingProblems,
+  isChatEntry,
+  kindOf,
+  NO_CAPABILITIES,
+} from './catalog-embeddings.ts';
 import {
   familyTimeline,
   instantOf,
@@ -58,6 +72,10 @@ export interface Offer {
 
 export interface CatalogModel {
   readonly id: string;
+  /** Which front doors answer it: chat completions and the like, or embeddings. */
+  readonly kind: ModelKind;
+  /** Dimensions and input limits of an embedding model; undefined for a chat model. */
+  readonly embedding: EmbeddingSpec | undefined;
   readonly family: string;
   readonly vendor: string;
   /** Unix seconds of the release date (`created` in /v1/models). */
@@ -109,8 +127,9 @@ function profileEfforts(profile: EffortProfileEntry): Effort[] {
   return EFFORTS.filter((effort) => profile[effort] !== undefined);
 }
 
-function offerProblems(model: ModelEntry, offer: OfferEntry, path: string, profiles: Profiles): string[] {
+function offerProblems(model: ChatEntry, offer: OfferEntry, path: string, profiles: Profiles): string[] {
   const problems: string[] = [];
+  if (offer.effort === undefined) return problems;
   const profile = profiles[offer.effort];
   if (!profile) problems.push(`${path}.effort: unknown effort profile '${offer.effort}'`);
   for (const effort of profile ? profileEfforts(profile) : []) {
@@ -151,6 +170,16 @@ function modelProblems(
   const problems: string[] = [];
   if (!families.has(model.family)) problems.push(`${path}.family: unknown family '${model.family}'`);
   if (instantOf(model.released) === undefined) problems.push(`${path}.released: not a valid date`);
+  if (!PROVIDERS.some((provider) => model.providers[provider] !== undefined))
+    problems.push(`${path}.providers: at least one provider must serve the model`);
+  if (kindOf(model) === 'embedding') return [...problems, ...embeddingProblems(model, path)];
+  const shape = chatShapeProblems(model, path);
+  if (shape.length > 0 || !isChatEntry(model)) return [...problems, ...shape];
+  return [...problems, ...chatProblems(model, path, profiles)];
+}
+
+function chatProblems(model: ChatEntry, path: string, profiles: Profiles): string[] {
+  const problems: string[] = [];
   if (!model.efforts.includes(model.defaultEffort))
     problems.push(
       `${path}.defaultEffort: '${model.defaultEffort}' is not in efforts (${model.efforts.join(', ')})`,
@@ -162,7 +191,6 @@ function modelProblems(
   if (model.maxOutputTokens > model.contextWindow)
     problems.push(`${path}.maxOutputTokens: larger than contextWindow`);
   const offered = PROVIDERS.filter((provider) => model.providers[provider] !== undefined);
-  if (offered.length === 0) problems.push(`${path}.providers: at least one provider must serve the model`);
   for (const provider of offered) {
     const offer = model.providers[provider] as OfferEntry;
     problems.push(...offerProblems(model, offer, `${path}.providers.${provider}`, profiles));
@@ -212,8 +240,20 @@ function familyProblems(file: CatalogFile): string[] {
   return problems;
 }
 
-function toOffer(model: ModelEntry, provider: ProviderId, entry: OfferEntry, profiles: Profiles): Offer {
-  const expressions = (profiles[entry.effort] ?? {}) as Partial<Record<Effort, EffortExpression>>;
+/** The fields of a model that its offers narrow, whichever its kind. */
+interface ModelTraits {
+  readonly capabilities: Capabilities;
+  readonly maxOutputTokens: number;
+  readonly fixedSampling?: boolean | undefined;
+}
+
+function expressionsOf(entry: OfferEntry, profiles: Profiles): Partial<Record<Effort, EffortExpression>> {
+  if (entry.effort === undefined) return EMBEDDING_EXPRESSIONS;
+  return (profiles[entry.effort] ?? {}) as Partial<Record<Effort, EffortExpression>>;
+}
+
+function toOffer(model: ModelTraits, provider: ProviderId, entry: OfferEntry, profiles: Profiles): Offer {
+  const expressions = expressionsOf(entry, profiles);
   const tiers = TIERS.filter((tier) => entry.prices[tier] !== undefined);
   const capabilities = { ...model.capabilities, ...entry.capabilities };
   return {
@@ -238,27 +278,47 @@ function toOffer(model: ModelEntry, provider: ProviderId, entry: OfferEntry, pro
   };
 }
 
+/** A model's chat-side fields: its own, or an embedding model's fixed ones (catalog-embeddings.ts). */
+function traitsOf(entry: ModelEntry) {
+  const spec = entry.embedding;
+  if (kindOf(entry) === 'embedding' && spec)
+    return {
+      contextWindow: embeddingInputWindow(spec),
+      maxOutputTokens: 0,
+      capabilities: NO_CAPABILITIES,
+      efforts: EMBEDDING_EFFORTS,
+      defaultEffort: 'none' as const,
+      compression: EMBEDDING_COMPRESSIONS,
+    };
+  // Validated before: a chat entry has every field.
+  const chat = entry as ChatEntry;
+  return chat;
+}
+
 function toModel(entry: ModelEntry, vendor: string, profiles: Profiles): CatalogModel {
+  const traits = traitsOf(entry);
   const offers = new Map<ProviderId, Offer>();
   for (const provider of PROVIDERS) {
     const offer = entry.providers[provider];
-    if (offer) offers.set(provider, toOffer(entry, provider, offer, profiles));
+    if (offer) offers.set(provider, toOffer(traits, provider, offer, profiles));
   }
   const tiers = TIERS.filter((tier) => [...offers.values()].some((offer) => offer.tiers.includes(tier)));
   return {
     id: entry.id,
+    kind: kindOf(entry),
+    embedding: kindOf(entry) === 'embedding' ? entry.embedding : undefined,
     family: entry.family,
     vendor,
     created: Math.floor(Date.parse(`${entry.released}T00:00:00Z`) / 1000),
     versionAliases: entry.aliases ?? [],
     lifecycle: lifecycleOf(entry),
-    contextWindow: entry.contextWindow,
-    maxOutputTokens: entry.maxOutputTokens,
-    capabilities: entry.capabilities,
-    efforts: entry.efforts,
-    defaultEffort: entry.defaultEffort,
+    contextWindow: traits.contextWindow,
+    maxOutputTokens: traits.maxOutputTokens,
+    capabilities: traits.capabilities,
+    efforts: traits.efforts,
+    defaultEffort: traits.defaultEffort,
     tiers,
-    compressions: entry.compression,
+    compressions: traits.compression,
     offers,
   };
 }

@@ -148,6 +148,8 @@ describe('catalog-check --credentials lists the deployments through Resource Man
           'gpt-5.6-terra': 'gpt-5.6-terra',
           'gpt-5.6-luna': 'gpt-5.6-luna',
           'mini-prod': 'gpt-5.4-mini-2026-03-17',
+          'text-embedding-3-large': 'text-embedding-3-large',
+          'text-embedding-3-small': 'text-embedding-3-small',
         },
       },
     });

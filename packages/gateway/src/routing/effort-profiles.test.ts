@@ -50,9 +50,9 @@ function cell(expression: EffortExpression | undefined): string {
 }
 
 test('every cell of the effort table, on every provider that serves the model', () => {
-  const catalog = bundledCatalog();
-  assert.deepEqual(catalog.models.map((model) => model.id).sort(), Object.keys(TABLE).sort());
-  for (const model of catalog.models) {
+  const chat = bundledCatalog().models.filter((model) => model.kind === 'chat');
+  assert.deepEqual(chat.map((model) => model.id).sort(), Object.keys(TABLE).sort());
+  for (const model of chat) {
     for (const [provider, offer] of model.offers) {
       const row = COLUMNS.map((effort) => cell(offer.profile.efforts[effort]));
       assert.deepEqual(row, TABLE[model.id], `${model.id} on ${provider}`);
@@ -66,7 +66,7 @@ test('every cell of the effort table, on every provider that serves the model', 
 
 test('the upstream ids the providers require: Bedrock inference profiles, Vertex publisher ids', () => {
   const catalog = bundledCatalog();
-  for (const model of catalog.models) {
+  for (const model of catalog.models.filter((m) => m.kind === 'chat')) {
     const bedrock = model.offers.get('cloud_a');
     if (bedrock) assert.match(bedrock.profile.upstreamModel, /^global\.anthropic\.claude-/, model.id);
     const vertex = model.offers.get('cloud_b');
@@ -82,7 +82,7 @@ test('the upstream ids the providers require: Bedrock inference profiles, Vertex
 });
 
 test('web search: a tool on developer and cloud_b for Claude and Gemini, never on cloud_a', () => {
-  for (const model of bundledCatalog().models) {
+  for (const model of bundledCatalog().models.filter((m) => m.kind === 'chat')) {
     for (const [provider, offer] of model.offers) {
       const expected =
         model.vendor === 'anthropic' && provider !== 'cloud_a'

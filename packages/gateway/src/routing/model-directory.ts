@@ -1,6 +1,7 @@
 /**
  * The live model list for front doors that answer it in their own API's shape (Gemini's
  * `models.list`): the entries GET /v1/models computes, reduced to what such a shape needs.
+ * Those doors serve chat models: embedding models are not theirs to list.
  */
 import {
   isProviderId,
@@ -34,10 +35,13 @@ export function createModelDirectory(
 ): ModelDirectory {
   const balances = (principal: Principal) => deps.ledger.balances(principal.projectId);
   return {
-    list: async (principal) => listModels(deps, await balances(principal)).data.map(listed),
+    list: async (principal) =>
+      listModels(deps, await balances(principal))
+        .data.filter((entry) => entry.kind === undefined)
+        .map(listed),
     retrieve: async (principal, name) => {
       const entry = retrieveModel(deps, name, await balances(principal));
-      return entry ? listed(entry) : undefined;
+      return entry && entry.kind === undefined ? listed(entry) : undefined;
     },
   };
 }

@@ -241,11 +241,7 @@ test('a model on a real endpoint is not labelled simulated', () => {
   const vertex = { project: 'p', location: 'global', baseUrl: 'simulator/vertex/v1' };
   const providers = {
     developer: local,
-    cloud_a: {
-      vendors: {
-        anthropic: { adapter: 'bedrock-converse', region: 'us-east-1', baseUrl: 'simulator/bedrock' },
-      },
-    },
+    cloud_a: { default: { adapter: 'bedrock-converse', region: 'us-east-1', baseUrl: 'simulator/bedrock' } },
     cloud_b: {
       vendors: {
         anthropic: { adapter: 'vertex-claude', ...vertex },
@@ -310,4 +306,30 @@ test('model-level modifiers are the union over usable providers, in the natural 
       ['none', 'low'],
     ],
   );
+});
+
+test('embedding models are listed with their kind, dimensions and limits; chat entries are unchanged', async () => {
+  const data = (await list()) as (ModelEntry & { kind?: string; embedding?: unknown })[];
+  const gemini = data.find((entry) => entry.id === 'gemini-embedding-001');
+  assert.ok(gemini, 'listed on cloud_b, where this project has budget');
+  assert.equal(gemini.kind, 'embedding');
+  assert.deepEqual(gemini.embedding, {
+    dimensions: 3072,
+    min_dimensions: 1,
+    max_inputs: 2048,
+    max_input_tokens: 2048,
+  });
+  assert.deepEqual(gemini.providers[0]?.prices, {
+    // Priced on `input` only: no cached or output rate (those meters never occur).
+    standard: { input_per_mtok: 0.15, cached_input_per_mtok: 0, output_per_mtok: 0, meters: { input: 0.15 } },
+  });
+  assert.deepEqual(
+    data.find((entry) => entry.id === 'gemini-embedding')?.embedding,
+    gemini.embedding,
+    'its alias entry too',
+  );
+  for (const entry of data.filter((item) => !item.id.startsWith('gemini-embedding'))) {
+    assert.equal('kind' in entry, false, entry.id);
+    assert.equal('embedding' in entry, false, entry.id);
+  }
 });

@@ -70,9 +70,30 @@ const ProviderSchema = Type.Object({
   prices: Type.Object({ standard: PriceSchema, flex: Type.Optional(PriceSchema) }),
 });
 
+const EmbeddingSchema = Type.Object(
+  {
+    dimensions: Type.Integer({ description: 'The full vector length, given when `dimensions` is not asked' }),
+    min_dimensions: Type.Optional(
+      Type.Integer({ description: 'Shorter vectors of any length from this one up may be asked' }),
+    ),
+    dimension_values: Type.Optional(
+      Type.Array(Type.Integer(), { description: 'The only lengths `dimensions` may ask' }),
+    ),
+    max_inputs: Type.Integer({ description: 'Inputs one request may carry' }),
+    max_input_tokens: Type.Integer({ description: 'Tokens one input may be' }),
+  },
+  { description: 'Embedding models only: their vectors and input limits' },
+);
+
 const ModelSchema = Type.Object({
   id: Type.String(),
   object: Type.Literal('model'),
+  kind: Type.Optional(
+    Type.Literal('embedding', {
+      description: 'Present on embedding models (served by POST /v1/embeddings); absent on chat models',
+    }),
+  ),
+  embedding: Type.Optional(EmbeddingSchema),
   created: Type.Integer({ description: 'Release date, Unix seconds' }),
   owned_by: Type.String(),
   alias_of: Type.Optional(
@@ -175,6 +196,7 @@ function modelObject(
   return {
     id: model.id,
     object: 'model',
+    ...embeddingFields(model),
     created: model.created,
     owned_by: model.vendor,
     aliases: [...aliases],
@@ -206,6 +228,22 @@ function modelObject(
     retires_at: model.lifecycle?.retiresAt ?? null,
     successor: model.lifecycle?.successor ?? null,
     providers,
+  };
+}
+
+/** `kind` and `embedding` of an embedding model; nothing for a chat model (its entry is unchanged). */
+function embeddingFields(model: CatalogModel): Pick<ModelObject, 'kind' | 'embedding'> {
+  const spec = model.embedding;
+  if (model.kind !== 'embedding' || spec === undefined) return {};
+  return {
+    kind: 'embedding',
+    embedding: {
+      dimensions: spec.dimensions,
+      ...(spec.minDimensions === undefined ? {} : { min_dimensions: spec.minDimensions }),
+      ...(spec.dimensionValues === undefined ? {} : { dimension_values: [...spec.dimensionValues] }),
+      max_inputs: spec.maxInputs,
+      max_input_tokens: spec.maxInputTokens,
+    },
   };
 }
 

@@ -3,8 +3,8 @@
  * make every charge priceable: prompt-size tiers in ascending order, and every meter an
  * offer's adapter can fill priced by the offer (its own rate or its registry fallback).
  */
-import { ADAPTER_TRAITS, type AdapterId, METER_REGISTRY } from '@app/provider-adapters';
-import { type MeterRates, type Price, TIERS, type Tier } from '../contracts.ts';
+import { ADAPTER_TRAITS, type AdapterId, METER_REGISTRY, METERS } from '@app/provider-adapters';
+import { type MeterRates, type ModelKind, type Price, TIERS, type Tier } from '../contracts.ts';
 import type { PriceEntry } from './catalog-schema.ts';
 
 /** The rates of an entry (or of one of its tiers): its meter fields, nothing else. */
@@ -50,13 +50,18 @@ function priced(rates: MeterRates, name: string): boolean {
  * The meters `adapter` can fill that a price of the offer cannot price: a charge for them
  * would silently be 0, so the offer is refused until the catalog names a rate (0 included).
  */
-export function unpricedMeters(adapter: AdapterId, prices: Readonly<Partial<Record<Tier, Price>>>): string[] {
+export function unpricedMeters(
+  adapter: AdapterId,
+  prices: Readonly<Partial<Record<Tier, Price>>>,
+  kind: ModelKind = 'chat',
+): string[] {
+  // An embeddings call reports its input only, whatever else the adapter's chat answers report.
+  const reported = kind === 'embedding' ? [METERS.input] : ADAPTER_TRAITS[adapter].meters;
   const missing = new Set<string>();
   for (const tier of TIERS) {
     const price = prices[tier];
     if (price === undefined) continue;
-    for (const name of ADAPTER_TRAITS[adapter].meters)
-      if (!priced(price.rates, name)) missing.add(`${tier} ${name}`);
+    for (const name of reported) if (!priced(price.rates, name)) missing.add(`${tier} ${name}`);
   }
   return [...missing];
 }

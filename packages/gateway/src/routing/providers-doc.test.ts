@@ -24,6 +24,9 @@ import {
 
 after(cleanUp);
 
+/** The effort and tier tables are the chat models' (embeddings have their own section). */
+const chatModels = catalog.models.filter((model) => model.kind === 'chat');
+
 describe('docs/gateway/providers.md', () => {
   test('embeds the example file verbatim', () => {
     assert.deepEqual(docExample('upstreams.example.json'), example);
@@ -147,8 +150,8 @@ describe('docs/gateway/providers.md', () => {
 
   test('the effort table is what the adapters send, for every model on every provider', () => {
     const rows = docTable('efforts');
-    assert.deepEqual([...rows.keys()].sort(), catalog.models.map((model) => model.id).sort());
-    for (const model of catalog.models) {
+    assert.deepEqual([...rows.keys()].sort(), chatModels.map((model) => model.id).sort());
+    for (const model of chatModels) {
       for (const [provider, offer] of model.offers) {
         const endpoint = endpointOf(provider, model);
         const row = EFFORTS.map((effort) =>
@@ -163,8 +166,8 @@ describe('docs/gateway/providers.md', () => {
 
   test('the tier table is what the adapters send, and Claude flex is refused', () => {
     const rows = docTable('tiers');
-    assert.deepEqual([...rows.keys()].sort(), catalog.models.map((model) => model.id).sort());
-    for (const model of catalog.models) {
+    assert.deepEqual([...rows.keys()].sort(), chatModels.map((model) => model.id).sort());
+    for (const model of chatModels) {
       const row = PROVIDERS.map((provider) => {
         const offer = model.offers.get(provider);
         if (offer === undefined) return '—';

@@ -181,6 +181,8 @@ export function resolvePlan(catalog: Catalog, requested: string, headers: Header
   return {
     requested,
     model: model.id,
+    kind: model.kind,
+    embedding: model.embedding,
     family: model.family,
     vendor: model.vendor,
     explicitProvider: provider,

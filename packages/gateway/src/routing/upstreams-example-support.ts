@@ -119,6 +119,16 @@ export const EXPECTED: Readonly<Record<string, { adapter: string; baseUrl: strin
     baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com',
     signer: 'aws-sigv4',
   },
+  'cloud_a/amazon': {
+    adapter: 'bedrock-converse',
+    baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com',
+    signer: 'aws-sigv4',
+  },
+  'cloud_a/cohere': {
+    adapter: 'bedrock-converse',
+    baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com',
+    signer: 'aws-sigv4',
+  },
   'cloud_b/anthropic': {
     adapter: 'vertex-claude',
     baseUrl: 'https://aiplatform.googleapis.com/v1',

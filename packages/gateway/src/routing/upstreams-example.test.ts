@@ -57,11 +57,13 @@ describe('catalog/upstreams.example.json', () => {
     for (const name of Object.keys(ENV)) {
       const env = Object.fromEntries(Object.entries(ENV).filter(([key]) => key !== name));
       const error = problemsOf(file, env);
-      assert.equal(error.problems.length, 1, error.message);
-      assert.match(
-        error.message,
-        new RegExp(`\\.auth: secret env:${name}: environment variable is not set or empty`),
-      );
+      // One problem per endpoint that reads it (Bedrock's three vendors share the AWS keys).
+      assert.ok(error.problems.length >= 1, error.message);
+      for (const problem of error.problems)
+        assert.match(
+          problem,
+          new RegExp(`\\.auth: secret env:${name}: environment variable is not set or empty`),
+        );
       for (const value of Object.values(ENV))
         assert.ok(!error.message.includes(value), `${name}: no value shown`);
       if (name === 'GEMINI_API_KEY')

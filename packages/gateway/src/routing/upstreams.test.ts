@@ -62,7 +62,7 @@ test('without a simulator in process the simulated endpoints are unusable, with 
     env: SIMULATED_ENV,
   });
   assert.equal(upstreams.endpoint('developer', 'gpt', 'openai'), undefined);
-  assert.equal(warnings.length, 7);
+  assert.equal(warnings.length, 9);
   assert.match(warnings[0] ?? '', /^providers\.developer\.vendors\.openai: baseUrl is 'simulator'/);
 });
 

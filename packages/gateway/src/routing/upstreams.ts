@@ -8,7 +8,7 @@
  * segment, a SigV4 region other than the endpoint's, a deployment mapped for a model the
  * endpoint does not serve) are refused here, naming the setting.
  */
-import { type AdapterId, type EndpointParams } from '@app/provider-adapters';
+import { type AdapterId, adapterFor, type EndpointParams } from '@app/provider-adapters';
 import { PROVIDERS, type ProviderId } from '../contracts.ts';
 import {
   AUTH_SCHEMAS,
@@ -159,7 +159,12 @@ function catalogProblems(catalog: Catalog, scan: Scan): string[] {
       if (!declared) continue;
       for (const problem of adapterProblems(declared.entry.adapter, offer.profile))
         problems.set(`${model.id}@${provider}:${problem}`, `${declared.path}: ${model.id} ${problem}`);
-      const unpriced = unpricedMeters(declared.entry.adapter, offer.prices);
+      if (model.kind === 'embedding' && !adapterFor(declared.entry.adapter).embeddings)
+        problems.set(
+          `${model.id}@${provider}:embeddings`,
+          `${declared.path}: ${model.id} is an embedding model, which adapter '${declared.entry.adapter}' cannot serve`,
+        );
+      const unpriced = unpricedMeters(declared.entry.adapter, offer.prices, model.kind);
       if (unpriced.length > 0)
         problems.set(
           `${model.id}@${provider}:meters`,

@@ -376,3 +376,31 @@ describe('sampling and switches', () => {
     assert.equal(receiver.exports.length, 0);
   });
 });
+
+describe('an embeddings request as spans', () => {
+  test("operation 'embeddings': one server span, one client span for its attempt (a split batch included)", async (t) => {
+    const { chat: app, receiver, close } = await tracedApp(t, {});
+    const response = await app.app.inject({
+      method: 'POST',
+      url: '/v1/embeddings',
+      headers: app.headers(),
+      payload: { model: 'titan-embed-text-v2@cloud_a', input: ['one', 'two', 'three'] },
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const usage = (await app.settledUsage(1))[0];
+    await close();
+    assert.ok(usage);
+    const [server] = byKind(receiver.spans, SERVER);
+    const clients = byKind(receiver.spans, CLIENT);
+    assert.ok(server);
+    assert.equal(clients.length, 1, 'three upstream calls, one attempt');
+    assert.equal(server.name, 'embeddings titan-embed-text-v2@cloud_a');
+    assert.equal(server.attributes['gen_ai.operation.name'], 'embeddings');
+    assert.equal(server.attributes['http.route'], '/v1/embeddings');
+    assert.equal(server.attributes['gen_ai.response.model'], 'titan-embed-text-v2');
+    assert.equal(server.attributes['gen_ai.usage.input_tokens'], usage.prompt_tokens);
+    assert.equal(server.attributes['gen_ai.usage.output_tokens'], 0);
+    assert.equal(server.attributes['gateway.cost_usd'], Number(usage.cost_micros) / 1e6);
+    assert.equal(clients[0]?.attributes['gateway.provider'], 'cloud_a');
+  });
+});

@@ -26,6 +26,8 @@ export interface OpenAIEmbeddingsEnvelope {
   /** The model named in the answer (the client's, or the exact version served). */
   readonly model: string;
   readonly encoding: EmbeddingEncoding;
+  /** What the request cost in US dollars, as `usage.cost` (the gateway's answers carry it). */
+  readonly cost?: number;
 }
 
 /** The JSON body of an OpenAI `POST /v1/embeddings` answer. */
@@ -40,6 +42,10 @@ export function encodeOpenAIEmbeddings(result: EmbeddingsResult, envelope: OpenA
     object: 'list',
     data,
     model: envelope.model,
-    usage: { prompt_tokens: tokens, total_tokens: tokens },
+    usage: {
+      prompt_tokens: tokens,
+      total_tokens: tokens,
+      ...(envelope.cost === undefined ? {} : { cost: envelope.cost }),
+    },
   });
 }

@@ -8,7 +8,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectView } from '../../access/directory.ts';
 import { csvRecord } from '../../activity/csv.ts';
 import { type ActivityFilter, ActivityQueryError, parseActivityQuery } from '../../activity/filter.ts';
-import { type ActivityRow, type ActivityScope, activityPage, allActivity } from '../../activity/query.ts';
+import {
+  type ActivityRow,
+  type ActivityScope,
+  activityMeters,
+  activityPage,
+  allActivity,
+} from '../../activity/query.ts';
 import { type DashboardContext, DashboardError, requireViewer, type Viewer } from '../context.ts';
 import { type ActivityChoices, activityPageView } from '../views/activity.ts';
 import { chromeOf, visibleProject } from './projects.ts';
@@ -73,17 +79,15 @@ const CSV_HEADER = [
   'outcome',
   'http_status',
   'input_tokens',
-  'cached_read_tokens',
-  'cache_write_tokens',
   'output_tokens',
-  'reasoning_tokens',
   'cost_usd',
   'latency_ms',
   'first_token_ms',
   'reason',
 ];
 
-function csvLine(row: ActivityRow): string {
+/** One row; after the fixed columns, one per meter of the export (named as the meter). */
+function csvLine(row: ActivityRow, meters: readonly string[]): string {
   return csvRecord([
     row.createdAt,
     row.requestId,
@@ -99,20 +103,20 @@ function csvLine(row: ActivityRow): string {
     row.outcome,
     row.httpStatus,
     row.promptTokens,
-    row.cachedTokens,
-    row.cacheWriteTokens,
     row.completionTokens,
-    row.reasoningTokens,
     row.costMicros / 1_000_000,
     row.latencyMs,
     row.firstTokenMs,
     row.reason,
+    ...meters.map((meter) => row.meters[meter] ?? 0),
   ]);
 }
 
 async function* csvLines(ctx: DashboardContext, scope: ActivityScope, filter: ActivityFilter) {
-  yield csvRecord(CSV_HEADER);
-  for await (const row of allActivity(ctx.db, scope, filter)) yield csvLine(row);
+  // The meters are known before the first row: every row has the same columns.
+  const meters = await activityMeters(ctx.db, scope, filter);
+  yield csvRecord([...CSV_HEADER, ...meters]);
+  for await (const row of allActivity(ctx.db, scope, filter)) yield csvLine(row, meters);
 }
 
 async function sendCsv(ctx: DashboardContext, request: FastifyRequest, reply: FastifyReply) {

@@ -3,6 +3,7 @@ import { type Html, html } from '@app/http-kit';
 import { type ActivityFilter, filterQuery } from '../../activity/filter.ts';
 import type { ActivityPage, ActivityRow } from '../../activity/query.ts';
 import { PROVIDERS } from '../../contracts.ts';
+import { metersPresent } from '../../db/usage-meters.ts';
 import { formatUsd } from '../../money.ts';
 import { type Chrome, page, projectTrail } from './layout.ts';
 
@@ -97,7 +98,7 @@ function statusText(row: ActivityRow): string {
   return row.httpStatus === null ? outcome : `${outcome} (${row.httpStatus})`;
 }
 
-function attemptRow(row: ActivityRow, showUser: boolean): Html {
+function attemptRow(row: ActivityRow, showUser: boolean, meters: readonly string[]): Html {
   const number = (value: number) => html`<td class="number">${value}</td>`;
   return html`<tr data-request="${row.requestId ?? ''}" data-attempt="${row.attempt ?? ''}">
     <td><time datetime="${row.createdAt}">${row.createdAt.slice(0, 19).replace('T', ' ')}</time></td>
@@ -107,8 +108,7 @@ function attemptRow(row: ActivityRow, showUser: boolean): Html {
     <td>${row.model ?? ''}</td>
     <td>${row.provider}</td>
     <td>${row.effort ?? ''}${row.tier ? ` / ${row.tier}` : ''}</td>
-    ${number(row.promptTokens)} ${number(row.cachedTokens)} ${number(row.cacheWriteTokens)}
-    ${number(row.completionTokens)} ${number(row.reasoningTokens)}
+    ${meters.map((meter) => number(row.meters[meter] ?? 0))}
     <td class="number">${formatUsd(row.costMicros)}</td>
     <td class="number">${ms(row.latencyMs)}</td>
     <td class="number">${ms(row.firstTokenMs)}</td>
@@ -133,6 +133,8 @@ export function byRequest(rows: readonly ActivityRow[]): ActivityRow[][] {
 function activityTable(input: ActivityView): Html {
   const showUser = input.choices.users !== undefined;
   if (input.page.rows.length === 0) return html`<p>No requests match.</p>`;
+  // One column per meter the page's rows used, whatever the meter: a new one needs no change here.
+  const meters = metersPresent(input.page.rows);
   return html`<div class="scroll">
     <table class="activity">
       <caption>
@@ -147,11 +149,7 @@ function activityTable(input: ActivityView): Html {
           <th scope="col">Model</th>
           <th scope="col">Provider</th>
           <th scope="col">Effort / tier</th>
-          <th scope="col">Input</th>
-          <th scope="col">Cached</th>
-          <th scope="col">Cache write</th>
-          <th scope="col">Output</th>
-          <th scope="col">Reasoning</th>
+          ${meters.map((meter) => html`<th scope="col" class="meter">${meter}</th>`)}
           <th scope="col">Cost</th>
           <th scope="col">Latency</th>
           <th scope="col">First token</th>
@@ -161,7 +159,7 @@ function activityTable(input: ActivityView): Html {
       ${byRequest(input.page.rows).map(
         (group) =>
           html`<tbody>
-            ${group.map((row) => attemptRow(row, showUser))}
+            ${group.map((row) => attemptRow(row, showUser, meters))}
           </tbody>`,
       )}
     </table>

@@ -1,6 +1,7 @@
 /** Usage on the project page and the page of one token: buckets, spend per day, per token. */
 import { formatUsd } from '../../money.ts';
 import { html } from '@app/http-kit';
+import { metersPresent } from '../../db/usage-meters.ts';
 import type { BucketUsage, DaySpend, TokenUsage } from '../usage-data.ts';
 import { spendChart } from './chart.ts';
 import { type Chrome, page, projectTrail } from './layout.ts';
@@ -15,6 +16,8 @@ export interface ProjectUsage {
 
 export function bucketsTable(buckets: readonly BucketUsage[]) {
   if (buckets.length === 0) return html`<p>No allocation yet.</p>`;
+  // One column per meter any bucket used, whatever the meter: a new one needs no change here.
+  const meters = metersPresent(buckets);
   return html`<table class="usage">
     <caption>
       Usage per provider bucket
@@ -27,6 +30,7 @@ export function bucketsTable(buckets: readonly BucketUsage[]) {
         <th scope="col">Reserved</th>
         <th scope="col">Remaining</th>
         <th scope="col">Requests</th>
+        ${meters.map((meter) => html`<th scope="col" class="meter">${meter}</th>`)}
       </tr>
     </thead>
     <tbody>
@@ -39,6 +43,7 @@ export function bucketsTable(buckets: readonly BucketUsage[]) {
             <td>${formatUsd(b.reservedMicros)}</td>
             <td>${formatUsd(b.remainingMicros)}</td>
             <td>${b.requests}</td>
+            ${meters.map((meter) => html`<td>${b.meters[meter] ?? 0}</td>`)}
           </tr>`,
       )}
     </tbody>
@@ -82,7 +87,8 @@ export function usageSection(slug: string, usage: ProjectUsage) {
     ${bucketsTable(usage.buckets)}
     <p class="hint">
       Spent: cost of finished requests. Reserved: held for requests still running. Remaining: allocation minus
-      both.
+      both. The columns after Requests are the totals of each meter charged (tokens by kind, web search calls,
+      ...).
     </p>
     ${spendChart({ id: 'project-spend', title: `Spend per day of project ${slug}`, days: usage.days })}
     ${tokensUsageTable(slug, usage)}

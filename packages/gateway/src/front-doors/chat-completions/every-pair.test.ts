@@ -30,13 +30,16 @@ const TOOLS: OpenAI.Chat.Completions.ChatCompletionTool[] = [
 
 interface Listed {
   readonly id: string;
+  /** `embedding` on embedding models, which answer /v1/embeddings (front-doors/embeddings/). */
+  readonly kind?: string;
   readonly aliases?: readonly string[];
   readonly providers: ReadonlyArray<{ readonly id: string }>;
 }
 
 async function pairs(url: string, token: string): Promise<Array<[string, string]>> {
   const response = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${token}` } });
-  const { data } = (await response.json()) as { data: Listed[] };
+  const { data: all } = (await response.json()) as { data: Listed[] };
+  const data = all.filter((model) => model.kind === undefined);
   // Alias entries repeat an exact version; each exact version once.
   const exact = data.filter((model) => !data.some((other) => other.aliases?.includes(model.id)));
   return exact.flatMap((model) =>

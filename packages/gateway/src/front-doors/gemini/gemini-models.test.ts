@@ -22,9 +22,12 @@ interface GeminiList {
   nextPageToken?: string;
 }
 
+/** The chat models of GET /v1/models: the Gemini routes serve (and list) no embedding model. */
 async function openAiIds(): Promise<string[]> {
   const response = await t.app.inject({ url: '/v1/models', headers: t.headers() });
-  return (response.json() as { data: Array<{ id: string }> }).data.map((model) => model.id);
+  const { data } = response.json() as { data: Array<{ id: string; kind?: string }> };
+  assert.ok(data.some((model) => model.kind === 'embedding'));
+  return data.filter((model) => model.kind === undefined).map((model) => model.id);
 }
 
 function get(path: string, headers: Record<string, string> = { 'x-goog-api-key': t.token }) {

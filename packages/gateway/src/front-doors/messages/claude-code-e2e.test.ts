@@ -99,7 +99,11 @@ function assertLedger(rows: readonly UsageRow[], calls: readonly ReceivedRequest
       [reported.prompt_tokens, reported.completion_tokens],
     );
     const { fiveMinutes = 0, oneHour = 0 } = calls[i]?.cacheWrites ?? {};
-    assert.equal(row.cache_write_tokens, fiveMinutes + oneHour);
+    const stored = (typeof row.meters === 'string' ? JSON.parse(row.meters) : row.meters) as Record<
+      string,
+      number
+    >;
+    assert.deepEqual([stored.cache_write_5m ?? 0, stored.cache_write_1h ?? 0], [fiveMinutes, oneHour]);
     const uncached = row.prompt_tokens - fiveMinutes - oneHour;
     assert.equal(
       row.cost_micros,

@@ -1,0 +1,193 @@
+/**
+ * CPU instructions per request (a script, not a test): each gateway runs alone in a child
+ * process under Valgrind's callgrind, and the instructions it executes for `--requests`
+ * sequential requests after `--warmup` are counted. Unlike CPU time on a shared 2-core
+ * machine, the count barely moves between runs, so a 3% change is visible; it still counts
+ * what the CPU time measures (the gateway's JavaScript, V8's compiler and GC, since V8 runs
+ * single-threaded here, and the native code of SQLite, llhttp and undici).
+ *
+ *   node bench/gateway/instructions.ts --baseline DIR [--requests 200] [--warmup 400]
+ *                                      [--modes json,stream] [--rounds 2] [--model gpt-5.4]
+ *
+ * Prints `net` (less the idle gateway's rate, see measure) and `raw` figures.
+ * `--baseline DIR` is another version of this repository (e.g. `git worktree add --detach DIR
+ * REV` and its node_modules), measured in the same run, alternating with this one. Prints
+ * instructions per request of each and their ratio (median over rounds). `--keep DIR` keeps each
+ * dump there (`callgrind_annotate` shows its native functions). Needs `valgrind`.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { parseArgs } from 'node:util';
+import { once, target } from './measure.ts';
+import type { GatewayRole, Ready } from './servers.ts';
+import { spawnServer } from './spawn.ts';
+
+const run = promisify(execFile);
+const { values: args } = parseArgs({
+  options: {
+    baseline: { type: 'string' },
+    requests: { type: 'string', default: '200' },
+    warmup: { type: 'string', default: '400' },
+    modes: { type: 'string', default: 'json,stream' },
+    rounds: { type: 'string', default: '2' },
+    model: { type: 'string', default: 'gpt-5.4' },
+    keep: { type: 'string' },
+    'idle-seconds': { type: 'string', default: '20' },
+  },
+});
+type Mode = 'json' | 'stream';
+const THIS_REPOSITORY = resolve(import.meta.dirname, '../..');
+const messages = [
+  { role: 'user', content: 'Summarise the benefits of connection pooling in two sentences.' },
+];
+const bodies: Record<Mode, object> = {
+  json: { model: args.model, messages },
+  stream: { model: args.model, messages, stream: true, stream_options: { include_usage: true } },
+};
+
+/** A gateway of `root` under callgrind with instrumentation off until the warm-up is over. */
+async function startUnderCallgrind(root: string, role: GatewayRole, outDir: string) {
+  const child: ChildProcess = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      // V8 writes and rewrites machine code: Valgrind must notice it everywhere, not just on the stack.
+      '--smc-check=all-non-file',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${join(outDir, 'callgrind.%p')}`,
+      process.execPath,
+      // V8 on one thread, without the memory reducer (GC run by wall-clock timers when idle).
+      '--single-threaded',
+      '--no-memory-reducer',
+      join(root, 'bench/gateway/gateway-process.ts'),
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+  );
+  const ready = await new Promise<Ready>((done, fail) => {
+    child.once('message', (message) => done(message as Ready));
+    child.once('exit', (code) => fail(new Error(`gateway under valgrind exited (${code})`)));
+    child.send({ ...role, root });
+  });
+  return { child, ready, pid: String(child.pid) };
+}
+
+interface Measured {
+  /** Instructions per request, everything counted. */
+  readonly raw: number;
+  /** The same less what the idle gateway executes in as much time (its timers, its GC). */
+  readonly net: number;
+}
+
+/**
+ * Instructions the gateway of `root` executes per request of `mode`, after the warm-up. Under
+ * Valgrind a request takes about 50 times longer, so the gateway's periodic work (alert checks,
+ * samplers), negligible per request at full speed, is counted on its own for `--idle-seconds`
+ * after the requests and taken off at the same rate.
+ */
+async function measure(root: string, role: GatewayRole, mode: Mode, name: string): Promise<Measured> {
+  const outDir = mkdtempSync(join(tmpdir(), 'gw-instr-'));
+  const { child, ready, pid } = await startUnderCallgrind(root, role, outDir);
+  try {
+    const t = target(`${ready.url}/v1`, { authorization: `Bearer ${ready.token ?? ''}` }, bodies[mode], 1);
+    for (let i = 0; i < Number(args.warmup); i++) await once(t);
+    await run('callgrind_control', ['--instr=on', pid]);
+    // Busy first: a gateway idle first would bring idle-time work into the busy window.
+    const busy = await counted(pid, async () => {
+      for (let i = 0; i < Number(args.requests); i++) await once(t);
+    });
+    const idle = await counted(
+      pid,
+      () => new Promise((done) => setTimeout(done, Number(args['idle-seconds']) * 1000)),
+    );
+    await t.pool.close();
+    const dumps = dumpsIn(outDir);
+    if (args.keep) {
+      mkdirSync(args.keep, { recursive: true });
+      copyFileSync(dumps[0] ?? '', join(args.keep, name));
+    }
+    const [busyIr, idleIr] = dumps.map(instructionsIn) as [number, number];
+    const requests = Number(args.requests);
+    const idleRate = idleIr / idle.seconds;
+    return { raw: busyIr / requests, net: (busyIr - idleRate * busy.seconds) / requests };
+  } finally {
+    const exited = new Promise((done) => child.once('exit', done));
+    child.send('close');
+    await exited;
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** Zeroes the counters, runs `work`, dumps: the dump holds what the gateway did meanwhile. */
+async function counted(pid: string, work: () => Promise<unknown>): Promise<{ seconds: number }> {
+  await run('callgrind_control', ['--zero', pid]);
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  await run('callgrind_control', ['--dump', pid]);
+  return { seconds };
+}
+
+/** The dumps callgrind_control asked for, in order (the exit writes one more, later). */
+function dumpsIn(outDir: string): string[] {
+  const numbered = readdirSync(outDir)
+    .map((name) => ({ name, n: Number(/^callgrind\.\d+\.(\d+)$/.exec(name)?.[1] ?? Number.NaN) }))
+    .filter(({ n }) => Number.isFinite(n))
+    .sort((a, b) => a.n - b.n);
+  if (numbered.length < 2) throw new Error(`expected two callgrind dumps in ${outDir}`);
+  return numbered.map(({ name }) => join(outDir, name));
+}
+
+/** The dump's `summary:` line: the instructions executed while it counted. */
+function instructionsIn(dump: string): number {
+  const summary = /^summary:\s+(\d+)/m.exec(readFileSync(dump, 'utf8'));
+  if (!summary?.[1]) throw new Error(`no summary line in ${dump}`);
+  return Number(summary[1]);
+}
+
+const format = (value: number) => Math.round(value).toLocaleString('en');
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+async function main(): Promise<void> {
+  const simulator = await spawnServer({ role: 'simulator' });
+  const role: GatewayRole = {
+    role: 'gateway',
+    simulatorUrl: simulator.ready.origin ?? '',
+    simulatorEnv: simulator.ready.env ?? {},
+    logLevel: 'info',
+    dbDir: undefined,
+    databaseUrl: undefined,
+  };
+  const roots = { gateway: THIS_REPOSITORY, ...(args.baseline && { baseline: resolve(args.baseline) }) };
+  console.log(
+    `Instructions per request under callgrind (${args.warmup} warm-up, ${args.requests} measured, ` +
+      `sequential, model ${args.model}, SQLite), ${args.rounds} rounds`,
+  );
+  for (const mode of args.modes.split(',') as Mode[]) {
+    const counts: Record<string, Measured[]> = {};
+    for (let round = 0; round < Number(args.rounds); round++)
+      for (const [kind, root] of Object.entries(roots)) {
+        const measured = await measure(root, role, mode, `${mode}-${kind}-${round + 1}.callgrind`);
+        (counts[kind] ??= []).push(measured);
+        console.log(
+          `  ${mode} round ${round + 1} ${kind}: ${format(measured.net)} (raw ${format(measured.raw)})`,
+        );
+      }
+    for (const figure of ['net', 'raw'] as const) {
+      const head = median((counts.gateway ?? []).map((m) => m[figure]));
+      const base = counts.baseline && median(counts.baseline.map((m) => m[figure]));
+      const ratio = base ? ` (baseline ${format(base)}, x${(head / base).toFixed(3)})` : '';
+      console.log(`${mode} ${figure}: ${format(head)} instructions/request${ratio}`);
+    }
+  }
+  await simulator.stop();
+}
+
+await main();
