@@ -10,6 +10,7 @@
  *   node bench/gateway/metrics-hook.ts [--iterations 200000] [--rounds 5]
  */
 import { parseArgs } from 'node:util';
+import { usageFromMeters } from '@app/provider-adapters';
 import { buildCatalog } from '@app/gateway/routing/catalog.ts';
 import { DEFAULT_CATALOG_PATH, readJsonFile } from '@app/gateway/routing/index.ts';
 import { callMetrics } from '@app/gateway/metrics/call-metrics.ts';
@@ -24,14 +25,7 @@ const N = Number(values.iterations);
 const ROUNDS = Number(values.rounds);
 
 const catalog = buildCatalog(readJsonFile(DEFAULT_CATALOG_PATH), DEFAULT_CATALOG_PATH);
-const usage = {
-  inputTokens: 1_200,
-  cachedReadTokens: 1_000,
-  cacheWriteTokens: 0,
-  outputTokens: 300,
-  reasoningTokens: 120,
-  webSearchRequests: 0,
-};
+const usage = usageFromMeters({ input: 200, cached_input: 1_000, output: 180, reasoning: 120 });
 
 /** Finished requests as the hook sees them: 10 projects, a few models, one in four streamed. */
 function requests(): CallContext[] {

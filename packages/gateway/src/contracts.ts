@@ -234,15 +234,25 @@ export interface UpstreamTarget {
   readonly timeoutMs: number;
 }
 
-/** US dollars per million tokens. Cost in micros = tokens x price (rounded up per request). */
+/**
+ * Rates by meter name, each in its meter's unit: US dollars per million tokens for token meters
+ * (which is micro-dollars per token), per thousand calls for call counts. A meter without a rate
+ * is priced by its registry fallback (`reasoning` as `output`, `cache_write_5m` as `input`).
+ */
+export type MeterRates = Readonly<Record<string, number>>;
+
+/** Rates for prompts larger than `abovePromptTokens` (Gemini Pro's long-context prices). */
+export interface PromptSizeTier {
+  readonly abovePromptTokens: number;
+  /** Complete: the base rates with the tier's own laid over them. */
+  readonly rates: MeterRates;
+}
+
+/** What one service tier of an offer costs: base rates, and dearer ones for larger prompts. */
 export interface Price {
-  readonly inputPerMTok: number;
-  readonly cachedInputPerMTok: number;
-  readonly outputPerMTok: number;
-  /** Prompt-cache writes; absent: charged as input. */
-  readonly cacheWritePerMTok?: number;
-  /** Server-side web searches, per 1,000 calls. */
-  readonly webSearchPerKCalls?: number;
+  readonly rates: MeterRates;
+  /** Ascending by threshold; the last one a prompt is larger than applies. */
+  readonly byPromptSize: readonly PromptSizeTier[];
 }
 
 /**

@@ -6,12 +6,18 @@
  * wrong path, never reaches a request.
  */
 import type { AdapterId } from './adapter.ts';
+import { METERS } from './model/meters.ts';
 import type { EffortExpression } from './model/profile.ts';
 
 export interface AdapterTraits {
   readonly effortKinds: ReadonlySet<EffortExpression['kind']>;
   /** The API has a server-side web search tool. */
   readonly webSearch: boolean;
+  /**
+   * Every meter the adapter's usage parsers can fill: an offer served through it must price
+   * each one (directly or through the meter's fallback), which the gateway checks at start-up.
+   */
+  readonly meters: readonly string[];
   /** The public endpoint when the configuration names none; undefined: it must name one. */
   defaultBaseUrl(where: { readonly region?: string }): string | undefined;
   /**
@@ -28,6 +34,12 @@ export interface AdapterTraits {
    */
   regionOfHost?(host: string): string | undefined;
 }
+
+const { input, cachedInput, cacheWrite5m, cacheWrite1h, output, reasoning, webSearchCalls } = METERS;
+const OPENAI_METERS = [input, cachedInput, cacheWrite5m, output, reasoning];
+const ANTHROPIC_METERS = [input, cachedInput, cacheWrite5m, cacheWrite1h, output, reasoning, webSearchCalls];
+const BEDROCK_METERS = [input, cachedInput, cacheWrite5m, cacheWrite1h, output];
+const GEMINI_METERS = [input, cachedInput, output, reasoning, webSearchCalls];
 
 const OPENAI_EFFORT = new Set(['omit', 'openai'] as const);
 const ANTHROPIC_EFFORT = new Set(['omit', 'anthropic-budget', 'anthropic-adaptive'] as const);
@@ -65,25 +77,34 @@ export const ADAPTER_TRAITS: Readonly<Record<AdapterId, AdapterTraits>> = {
   openai: {
     effortKinds: OPENAI_EFFORT,
     webSearch: false,
+    meters: OPENAI_METERS,
     defaultBaseUrl: () => 'https://api.openai.com/v1',
     baseUrlSuffix: '/v1',
   },
-  'openai-compatible': { effortKinds: OPENAI_EFFORT, webSearch: false, defaultBaseUrl: () => undefined },
+  'openai-compatible': {
+    effortKinds: OPENAI_EFFORT,
+    webSearch: false,
+    meters: OPENAI_METERS,
+    defaultBaseUrl: () => undefined,
+  },
   // `<resource>/openai`: the adapter appends `/v1/...` or `/deployments/...`.
   'azure-openai': {
     effortKinds: OPENAI_EFFORT,
     webSearch: false,
+    meters: OPENAI_METERS,
     defaultBaseUrl: () => undefined,
     baseUrlSuffix: '/openai',
   },
   anthropic: {
     effortKinds: ANTHROPIC_EFFORT,
     webSearch: true,
+    meters: ANTHROPIC_METERS,
     defaultBaseUrl: () => 'https://api.anthropic.com',
   },
   'vertex-claude': {
     effortKinds: ANTHROPIC_EFFORT,
     webSearch: true,
+    meters: ANTHROPIC_METERS,
     defaultBaseUrl: (w) => vertexBaseUrl(w.region),
     baseUrlSuffix: '/v1',
   },
@@ -91,18 +112,21 @@ export const ADAPTER_TRAITS: Readonly<Record<AdapterId, AdapterTraits>> = {
     effortKinds: ANTHROPIC_EFFORT,
     // Bedrock accepts only client tools for Claude; Anthropic's web search is not offered there.
     webSearch: false,
+    meters: BEDROCK_METERS,
     defaultBaseUrl: (w) => (w.region ? `https://bedrock-runtime.${w.region}.amazonaws.com` : undefined),
     regionOfHost: bedrockRegion,
   },
   gemini: {
     effortKinds: GEMINI_EFFORT,
     webSearch: true,
+    meters: GEMINI_METERS,
     defaultBaseUrl: () => 'https://generativelanguage.googleapis.com/v1beta',
     baseUrlSuffix: '/v1beta',
   },
   'vertex-gemini': {
     effortKinds: GEMINI_EFFORT,
     webSearch: true,
+    meters: GEMINI_METERS,
     defaultBaseUrl: (w) => vertexBaseUrl(w.region),
     baseUrlSuffix: '/v1',
   },

@@ -11,6 +11,7 @@ import { errorBody } from './chunks.ts';
 import { credentialEnv, generateCredentials, type SimCredentials } from './credentials.ts';
 import type { Behaviour } from './faults.ts';
 import type { Reply } from './reply.ts';
+import type { CacheWrites } from './apis/prompt-cache.ts';
 import { parseJsonBody, readBody, record, type SimState, sendJson } from './respond.ts';
 import { GOOGLE_TOKEN_PATH } from './apis/google-token.ts';
 import { AZURE_IDENTITY_PATH, type AzureResourceOptions, azureResource } from './apis/azure-resource.ts';
@@ -42,6 +43,8 @@ export interface ReceivedRequest {
    * refusal or an injected failure.
    */
   usage?: Reply['usage'];
+  /** The prompt-cache writes inside `usage.prompt_tokens` (Anthropic, Bedrock), when any. */
+  cacheWrites?: CacheWrites;
 }
 
 export interface Simulator {
@@ -111,8 +114,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           query: new URLSearchParams(query),
           rawBody,
           body: parseJsonBody(rawBody),
-          reportUsage: (usage) => {
-            if (entry) entry.usage = usage;
+          reportUsage: (usage, cacheWrites) => {
+            if (!entry) return;
+            entry.usage = usage;
+            if (cacheWrites && cacheWrites.fiveMinutes + cacheWrites.oneHour > 0)
+              entry.cacheWrites = cacheWrites;
           },
         };
         // Token issuers are not upstream calls: tests count the calls without them.

@@ -1,13 +1,13 @@
 /**
  * 0010_usage_meters on a ledger written at the schema before it (0009), on both engines: each
- * row's meters are what metersOf derives from its old columns, the totals per project, provider
+ * row's meters are its old columns as disjoint meters (expectedMeters), the totals per project, provider
  * and meter and the cost sums are unchanged, a request counts once, and down restores the columns.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { migrateToLatest } from '@app/db';
 import { type IsolatedDatabase, isolatedDatabase, testEngines } from '@app/db/testing.ts';
-import { metersOf } from '@app/provider-adapters/model/meters.ts';
+import { meters } from '@app/provider-adapters/model/meters.ts';
 import { type Generated, type Kysely, sql } from 'kysely';
 import { usageRows } from '../access/usage-report.ts';
 import { gatewayMigrations } from './migrations.ts';
@@ -48,7 +48,7 @@ const ROWS: readonly Row[] = [
   row([1_000, 200, 100, 300, 50, 1_234], { requestId: 'all-kinds', attempt: 1 }),
   // A release: nothing but the row (and a row from before 0008: no request id, no attempt).
   row([0, 0, 0, 0, 0, 0]),
-  // Figures an upstream got wrong (cached beyond the prompt): metersOf's bounds apply.
+  // Figures an upstream got wrong (cached beyond the prompt): the disjoint-meter bounds apply.
   row([10, 20, 5, 8, 9, 77], { provider: 'cloud_b' }),
   // A whole prompt read from the cache; a generation that is all reasoning.
   row([500, 500, 0, 40, 40, 90], { provider: 'cloud_b', requestId: 'cached', attempt: 1 }),
@@ -64,15 +64,19 @@ const ROWS: readonly Row[] = [
   row([7, 0, 0, 3, 0, 5], { project: 2, requestId: 'failover', attempt: 1 }),
 ];
 
-const expectedMeters = ([prompt, cached, written, completion, reasoning]: Old) =>
-  metersOf({
-    inputTokens: prompt,
-    cachedReadTokens: cached,
-    cacheWriteTokens: written,
-    outputTokens: completion,
-    reasoningTokens: reasoning,
-    webSearchRequests: 0,
+/** An old row's totals as disjoint meters: cache figures inside the prompt, reasoning inside the output. */
+const expectedMeters = ([prompt, cached, written, completion, reasoning]: Old) => {
+  const read = Math.min(cached, prompt);
+  const write = Math.min(written, prompt - read);
+  const thought = Math.min(reasoning, completion);
+  return meters({
+    input: prompt - read - write,
+    cached_input: read,
+    cache_write_5m: write,
+    output: completion - thought,
+    reasoning: thought,
   });
+};
 
 async function seed(db: Kysely<Database0009>): Promise<void> {
   await db.insertInto('users').values({ email: 'u@example.com', is_admin: 0, created_at: NOW }).execute();
@@ -128,7 +132,7 @@ for (const { engine, skip } of testEngines())
     });
     after(() => isolated.drop());
 
-    it('gives each row the meters metersOf derives from its old columns, and drops the kind columns', async () => {
+    it('gives each row the disjoint meters of its old columns, and drops the kind columns', async () => {
       const rows = await db().selectFrom('usage').selectAll().orderBy('id').execute();
       assert.deepEqual(
         rows.map((r) => storedMeters(r.meters)),

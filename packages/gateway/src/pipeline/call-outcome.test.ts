@@ -11,12 +11,13 @@ import type {
   Selection,
   UsageRecord,
 } from '../contracts.ts';
+import { usageFromMeters } from '@app/provider-adapters';
 import { SecretRedactor } from '../upstream/index.ts';
 import type { AttemptRecord } from './call-context.ts';
 import { CallOutcome, type OutcomeInit } from './call-outcome.ts';
 import { estimateOutputTokens } from './estimate.ts';
 
-const PRICE = { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 2 };
+const PRICE = { rates: { input: 1, cached_input: 0.1, output: 2 }, byPromptSize: [] };
 const PLAN = { model: 'gpt-5.4', contextWindow: 1000, maxOutputTokens: 100 } as unknown as RoutePlan;
 const SELECTION = {
   provider: 'developer',
@@ -104,14 +105,13 @@ test('a failing settlement is logged with its own message and does not stop the 
 
 test('the ledger gets the charged usage as meters: disjoint kinds, zero meters left out', async () => {
   const { call, settled, settledWith } = outcome(async () => {});
-  const usage = {
-    inputTokens: 100,
-    cachedReadTokens: 30,
-    cacheWriteTokens: 10,
-    outputTokens: 50,
-    reasoningTokens: 20,
-    webSearchRequests: 0,
-  };
+  const usage = usageFromMeters({
+    input: 60,
+    cached_input: 30,
+    cache_write_5m: 10,
+    output: 30,
+    reasoning: 20,
+  });
   call.succeeded({ usage, generatedChars: 0 });
   await settled();
   const [record] = settledWith;

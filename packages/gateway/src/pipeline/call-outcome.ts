@@ -7,8 +7,15 @@
  * whether the money was already dealt with.
  */
 import type { AppError } from '@app/http-kit';
-import type { ServedTier, UpstreamFailure, Usage } from '@app/provider-adapters';
-import { metersOf } from '@app/provider-adapters/model/meters.ts';
+import {
+  METERS,
+  meters,
+  metersOf,
+  type ServedTier,
+  type UpstreamFailure,
+  type Usage,
+  usageFromMeters,
+} from '@app/provider-adapters';
 import type { FastifyBaseLogger } from 'fastify';
 import type {
   AttemptActivity,
@@ -26,7 +33,8 @@ import type {
 import type { AttemptRecord, RequestFacts } from './call-context.ts';
 import type { SecretRedactor } from '../upstream/index.ts';
 import { afterResponse } from './after-response.ts';
-import { costMicros, estimateOutputTokens } from './estimate.ts';
+import { costMicros } from '../pricing.ts';
+import { estimateOutputTokens } from './estimate.ts';
 import { failureError } from './failures.ts';
 import { boundUsage, type UsageLimits } from './usage-bounds.ts';
 
@@ -170,17 +178,16 @@ export class CallOutcome {
     const { ledger, reservation, plan, promptEstimate } = this.#init;
     const price = this.#priceOf(produced.servedTier);
     const usage = this.#bounded(
-      produced.usage ?? {
-        inputTokens: promptEstimate,
-        cachedReadTokens: 0,
-        cacheWriteTokens: 0,
-        outputTokens: estimateOutputTokens(produced.generatedChars),
-        reasoningTokens: 0,
-        webSearchRequests: 0,
-      },
+      produced.usage ??
+        usageFromMeters(
+          meters({
+            [METERS.input]: promptEstimate,
+            [METERS.output]: estimateOutputTokens(produced.generatedChars),
+          }),
+        ),
     );
     this.#finishLimits(usage.inputTokens + usage.outputTokens);
-    const cost = costMicros(usage, price);
+    const cost = costMicros(usage.meters, price);
     const attempt = this.attempt;
     if (attempt) {
       attempt.usage = usage;
@@ -207,7 +214,7 @@ export class CallOutcome {
    * metric), so an answer's usage chunk can carry its cost before the call has ended.
    */
   costOf(usage: Usage, servedTier?: ServedTier): number {
-    return costMicros(boundUsage(usage, this.#limits()).usage, this.#priceOf(servedTier));
+    return costMicros(boundUsage(usage, this.#limits()).usage.meters, this.#priceOf(servedTier));
   }
 
   #limits(): UsageLimits {

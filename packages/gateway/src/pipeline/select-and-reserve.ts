@@ -14,7 +14,7 @@ import type {
   Selection,
 } from '../contracts.ts';
 import { gatewayErrors } from '../errors.ts';
-import { reservationMicros } from './estimate.ts';
+import { reservationMicros } from '../pricing.ts';
 
 export interface Reserved {
   readonly selection: Selection;

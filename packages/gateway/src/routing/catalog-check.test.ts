@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { checkFiles } from './catalog-check.ts';
 import { DEFAULT_CATALOG_PATH, DEFAULT_UPSTREAMS_PATH, readJsonFile } from './index.ts';
-import { bundledCatalogFile } from './testing.ts';
+import { bundledCatalogFile, type CatalogFileCopy } from './testing.ts';
 
 const script = fileURLToPath(new URL('./catalog-check.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'catalog-check-'));
@@ -84,6 +84,58 @@ test('a broken file fails with the path of each problem, and the command exits 1
     () => execFileSync(process.execPath, [script, path], { stdio: 'pipe' }),
     (error: { status?: number; stderr?: Buffer }) =>
       error.status === 1 && String(error.stderr).includes('models[2].family: required'),
+  );
+});
+
+type Offers = Record<string, { prices: { standard: Record<string, unknown> } } | undefined>;
+
+/** The standard price of a model's offer on a provider in a catalog file copy, to edit. */
+function standardPrice(file: CatalogFileCopy, model: string, provider: string): Record<string, unknown> {
+  const offers = file.models.find((entry) => entry.id === model)?.providers as Offers | undefined;
+  const price = offers?.[provider]?.prices.standard;
+  assert.ok(price, `${model} on ${provider}`);
+  return price;
+}
+
+test('an offer whose adapter can report a meter its prices cannot price is refused', async () => {
+  const file = bundledCatalogFile();
+  const standard = standardPrice(file, 'claude-haiku-4-5-20251001', 'cloud_a');
+  delete standard.cache_write_1h;
+  // A five-minute write falls back to the input rate: without its own rate it is still priced.
+  delete standard.cache_write_5m;
+  const path = join(dir, 'unpriced-meter.json');
+  writeFileSync(path, JSON.stringify(file));
+  const result = await checkFiles({ catalog: path }, {});
+  assert.equal(result.ok, false);
+  const text = result.lines.join('\n');
+  assert.match(
+    text,
+    /claude-haiku-4-5-20251001 has no price for meters that adapter 'bedrock-converse' reports \(standard cache_write_1h\)/,
+  );
+  assert.doesNotMatch(text, /cache_write_5m/);
+});
+
+test('a meter name the registry does not know is refused; so are prompt-size tiers out of order', async () => {
+  const broken = async (name: string, edit: (standard: Record<string, unknown>) => void) => {
+    const file = bundledCatalogFile();
+    edit(standardPrice(file, 'gemini-2.5-pro', 'developer'));
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(file));
+    const result = await checkFiles({ catalog: path }, {});
+    assert.equal(result.ok, false);
+    return result.lines.join('\n');
+  };
+  const typo = await broken('typo-meter.json', (standard) => (standard.imput = 1));
+  assert.match(typo, /prices\.standard.*imput/);
+  const order = await broken('tier-order.json', (standard) => {
+    standard.byPromptSize = [
+      { abovePromptTokens: 300_000, input: 3 },
+      { abovePromptTokens: 200_000, input: 2 },
+    ];
+  });
+  assert.match(
+    order,
+    /prices\.standard\.byPromptSize\[1\]\.abovePromptTokens: must be larger than the one before/,
   );
 });
 

@@ -84,8 +84,11 @@ export function embeddingProblems(model: ModelEntry, path: string): string[] {
       if (offer[field] !== undefined)
         problems.push(`${at}.${field}: a chat offer's field, not an embedding offer's`);
     if (offer.prices.flex !== undefined) problems.push(`${at}.prices.flex: embeddings have no flex tier`);
-    if (offer.prices.standard.outputPerMTok !== 0)
-      problems.push(`${at}.prices.standard.outputPerMTok: must be 0 (embeddings produce no output tokens)`);
+    for (const key of Object.keys(offer.prices.standard))
+      if (key !== 'input')
+        problems.push(
+          `${at}.prices.standard.${key}: embeddings are priced on \`input\` only (they report no other meter)`,
+        );
   }
   return problems;
 }

@@ -3,7 +3,7 @@
  * costs) and `catalog/upstreams.*.json` (where each provider is reached). Unknown fields are
  * rejected everywhere so a typo never silently drops a setting.
  */
-import type { AdapterId } from '@app/provider-adapters';
+import { type AdapterId, METER_REGISTRY } from '@app/provider-adapters';
 import { type Static, type TProperties, type TSchema, Type } from 'typebox';
 import {
   COMPRESSIONS,
@@ -31,18 +31,32 @@ const CompressionSchema = Type.Unsafe<Compression>(
   Type.Union(COMPRESSIONS.map((value) => Type.Literal(value))),
 );
 
+/**
+ * A rate for any meter of the registry, in its unit: US dollars per million tokens for token
+ * meters, per thousand calls for call counts (`web_search_calls`). A name the registry does not
+ * know is refused, so a typo never leaves a meter unpriced.
+ */
+const meterRates = () =>
+  Object.fromEntries(
+    Object.keys(METER_REGISTRY).map((name) => [name, Type.Optional(Type.Number({ minimum: 0 }))]),
+  );
+
+/** Above `abovePromptTokens` prompt tokens these rates replace the base ones; others are kept. */
+const PromptSizeTierSchema = Type.Object(
+  { abovePromptTokens: Type.Integer({ minimum: 1 }), ...meterRates() },
+  { ...strict, minProperties: 2 },
+);
+
 const PriceSchema = Type.Object(
   {
-    inputPerMTok: Type.Number({ minimum: 0 }),
-    cachedInputPerMTok: Type.Number({ minimum: 0 }),
-    outputPerMTok: Type.Number({ minimum: 0 }),
-    /** Prompt-cache writes (Anthropic: 1.25x input for 5-minute entries); absent: the input price. */
-    cacheWritePerMTok: Type.Optional(Type.Number({ minimum: 0 })),
-    /** Server-side web searches, US dollars per 1,000 calls. */
-    webSearchPerKCalls: Type.Optional(Type.Number({ minimum: 0 })),
+    ...meterRates(),
+    input: Type.Number({ minimum: 0 }),
+    /** Ascending thresholds (Gemini Pro: dearer above 200,000 prompt tokens). */
+    byPromptSize: Type.Optional(Type.Array(PromptSizeTierSchema, { minItems: 1 })),
   },
   strict,
 );
+export type PriceEntry = Static<typeof PriceSchema>;
 
 /** How one gateway effort is sent upstream (the adapter's EffortExpression), one schema per `kind`. */
 export const EFFORT_EXPRESSION_BRANCHES = {

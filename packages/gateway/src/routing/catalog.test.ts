@@ -33,7 +33,7 @@ test('embedding models of OpenAI, Google, Amazon and Cohere, priced per input to
     assert.deepEqual(model.efforts, ['none']);
     for (const offer of model.offers.values()) {
       assert.deepEqual(offer.tiers, ['standard']);
-      assert.equal(offer.prices.standard.outputPerMTok, 0);
+      assert.deepEqual(Object.keys(offer.prices.standard.rates), ['input']);
     }
   }
   const titan = bundledCatalog().lookup('titan-embed-text');
@@ -63,8 +63,8 @@ test('OpenAI models are on developer and cloud_c; flex costs half of standard wh
     for (const offer of model.offers.values()) {
       const flex = offer.prices.flex;
       if (!flex) continue;
-      assert.equal(flex.inputPerMTok, offer.prices.standard.inputPerMTok / 2);
-      assert.equal(flex.outputPerMTok, offer.prices.standard.outputPerMTok / 2);
+      assert.equal(flex.rates.input, (offer.prices.standard.rates.input ?? NaN) / 2);
+      assert.equal(flex.rates.output, (offer.prices.standard.rates.output ?? NaN) / 2);
     }
   }
   const sol = bundledCatalog().lookup('gpt-5.6-sol');
@@ -245,8 +245,8 @@ test("an embedding model has its embedding settings and none of a chat model's f
   const offer = (small.providers as Record<string, Json>).developer as Json;
   offer.effort = 'openai-none-to-xhigh';
   offer.prices = {
-    standard: { inputPerMTok: 0.02, cachedInputPerMTok: 0.02, outputPerMTok: 1 },
-    flex: { inputPerMTok: 0.01, cachedInputPerMTok: 0.01, outputPerMTok: 0 },
+    standard: { input: 0.02, output: 1 },
+    flex: { input: 0.01 },
   };
   small.embedding = {
     dimensions: 1536,
@@ -268,7 +268,7 @@ test("an embedding model has its embedding settings and none of a chat model's f
       `models[${s}].embedding: minDimensions or dimensionValues, not both`,
       `models[${s}].providers.developer.effort: a chat offer's field, not an embedding offer's`,
       `models[${s}].providers.developer.prices.flex: embeddings have no flex tier`,
-      `models[${s}].providers.developer.prices.standard.outputPerMTok: must be 0 (embeddings produce no output tokens)`,
+      `models[${s}].providers.developer.prices.standard.output: embeddings are priced on \`input\` only (they report no other meter)`,
       `models[${t}].embedding: required for an embedding model`,
     ].sort(),
   );

@@ -45,6 +45,7 @@ import {
   lifecycleProblems,
   type Stretch,
 } from './catalog-lifecycle.ts';
+import { priceOf, priceProblems } from './prices.ts';
 import { schemaProblems, taggedProblems } from './schema-errors.ts';
 
 export class CatalogError extends Error {
@@ -152,6 +153,10 @@ function offerProblems(model: ChatEntry, offer: OfferEntry, path: string, profil
   }
   if (offer.upstreamModel.trim() !== offer.upstreamModel)
     problems.push(`${path}.upstreamModel: leading or trailing whitespace`);
+  for (const tier of TIERS) {
+    const price = offer.prices[tier];
+    if (price) problems.push(...priceProblems(price, `${path}.prices.${tier}`));
+  }
   return problems;
 }
 
@@ -254,7 +259,10 @@ function toOffer(model: ModelTraits, provider: ProviderId, entry: OfferEntry, pr
   return {
     provider,
     upstreamModel: entry.upstreamModel,
-    prices: entry.prices,
+    prices: {
+      standard: priceOf(entry.prices.standard),
+      ...(entry.prices.flex ? { flex: priceOf(entry.prices.flex) } : {}),
+    },
     efforts: EFFORTS.filter((effort) => expressions[effort] !== undefined),
     tiers,
     capabilities,

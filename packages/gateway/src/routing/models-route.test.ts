@@ -114,7 +114,19 @@ test('an exact version carries its aliases, accepted modifiers, prices, capabili
   });
   assert.equal(sonnet.capabilities.web_search, true);
   assert.deepEqual(sonnet.providers[0]?.prices, {
-    standard: { input_per_mtok: 3, cached_input_per_mtok: 0.3, output_per_mtok: 15 },
+    standard: {
+      input_per_mtok: 3,
+      cached_input_per_mtok: 0.3,
+      output_per_mtok: 15,
+      meters: {
+        input: 3,
+        cached_input: 0.3,
+        cache_write_5m: 3.75,
+        cache_write_1h: 6,
+        output: 15,
+        web_search_calls: 10,
+      },
+    },
   });
   const flash = data.find((entry) => entry.id === 'gemini-2.5-flash');
   assert.deepEqual(flash?.modifiers.tier, ['flex']);
@@ -308,7 +320,8 @@ test('embedding models are listed with their kind, dimensions and limits; chat e
     max_input_tokens: 2048,
   });
   assert.deepEqual(gemini.providers[0]?.prices, {
-    standard: { input_per_mtok: 0.15, cached_input_per_mtok: 0.15, output_per_mtok: 0 },
+    // Priced on `input` only: no cached or output rate (those meters never occur).
+    standard: { input_per_mtok: 0.15, cached_input_per_mtok: 0, output_per_mtok: 0, meters: { input: 0.15 } },
   });
   assert.deepEqual(
     data.find((entry) => entry.id === 'gemini-embedding')?.embedding,

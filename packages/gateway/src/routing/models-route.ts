@@ -6,6 +6,7 @@
  * OpenAI's list. Deprecation and retirement dates are listed while a model still works.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { METERS } from '@app/provider-adapters';
 import type { FastifyPluginAsync } from 'fastify';
 import { type Static, Type } from 'typebox';
 import {
@@ -17,6 +18,7 @@ import {
   type ProviderId,
 } from '../contracts.ts';
 import { bucketsText, gatewayErrors } from '../errors.ts';
+import { microsPerUnit } from '../pricing.ts';
 import { AUTHENTICATED_ROUTE_ERRORS, errorResponses } from '../openapi-errors.ts';
 import type { CircuitBreakers } from './breaker.ts';
 import type { Catalog, CatalogModel } from './catalog.ts';
@@ -31,9 +33,28 @@ const ModifiersSchema = Type.Object(
   { effort: Words, tier: Words, compression: Words },
   { description: 'Accepted modifier words per dimension (written `:word` after the model name)' },
 );
+const MeterRatesSchema = Type.Record(Type.String(), Type.Number(), {
+  description:
+    'Rate per usage meter (`input`, `cached_input`, `cache_write_5m`, `cache_write_1h`, `output`, `reasoning`: US dollars per million tokens; `web_search_calls`: per thousand calls). A meter not listed is charged as its fallback (`reasoning` as `output`, `cache_write_5m` as `input`)',
+});
 const PriceSchema = Type.Object(
-  { input_per_mtok: Type.Number(), cached_input_per_mtok: Type.Number(), output_per_mtok: Type.Number() },
-  { description: 'US dollars per million tokens' },
+  {
+    input_per_mtok: Type.Number(),
+    cached_input_per_mtok: Type.Number(),
+    output_per_mtok: Type.Number(),
+    meters: MeterRatesSchema,
+    by_prompt_size: Type.Optional(
+      Type.Array(
+        Type.Object({
+          above_prompt_tokens: Type.Integer({
+            description: 'These rates apply to a prompt larger than this many tokens',
+          }),
+          meters: MeterRatesSchema,
+        }),
+      ),
+    ),
+  },
+  { description: 'US dollars per million tokens (the base rates), and the rates of every meter' },
 );
 const CapabilitiesSchema = Type.Object({
   tools: Type.Boolean(),
@@ -118,11 +139,25 @@ export interface ModelsRouteDeps {
   readonly ledger: Pick<Ledger, 'balances'>;
 }
 
+/**
+ * The three per-token fields clients already read (base rates, the registry's fallback where a
+ * rate is absent), plus every meter's rate and the prompt-size tiers.
+ */
 function price(p: Price) {
+  const perMillion = (meter: string) => microsPerUnit(p.rates, meter);
   return {
-    input_per_mtok: p.inputPerMTok,
-    cached_input_per_mtok: p.cachedInputPerMTok,
-    output_per_mtok: p.outputPerMTok,
+    input_per_mtok: perMillion(METERS.input),
+    cached_input_per_mtok: perMillion(METERS.cachedInput),
+    output_per_mtok: perMillion(METERS.output),
+    meters: { ...p.rates },
+    ...(p.byPromptSize.length > 0
+      ? {
+          by_prompt_size: p.byPromptSize.map((tier) => ({
+            above_prompt_tokens: tier.abovePromptTokens,
+            meters: { ...tier.rates },
+          })),
+        }
+      : {}),
   };
 }
 

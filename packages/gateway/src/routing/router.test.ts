@@ -67,7 +67,10 @@ test('a selection carries the upstream target, the price of the tier and the app
     'content-type': 'application/json',
     authorization: `Bearer ${SIMULATED_ENV.SIM_OPENAI_API_KEY}`,
   });
-  assert.deepEqual(selection.price, { inputPerMTok: 2.5, cachedInputPerMTok: 0.25, outputPerMTok: 15 });
+  assert.deepEqual(selection.price, {
+    rates: { input: 2.5, cached_input: 0.25, output: 15 },
+    byPromptSize: [],
+  });
   assert.deepEqual(selection.options, { effort: 'high', tier: 'flex', compression: 'off' });
 });
 

@@ -28,6 +28,7 @@ import {
 import { type Management, managementOf, resolveDeployments } from './deployments.ts';
 import { settingProblems } from './endpoint-checks.ts';
 import { schemaProblems, taggedProblems } from './schema-errors.ts';
+import { unpricedMeters } from './prices.ts';
 import { adapterProblems, endpointParams } from './upstream-defaults.ts';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -162,6 +163,12 @@ function catalogProblems(catalog: Catalog, scan: Scan): string[] {
         problems.set(
           `${model.id}@${provider}:embeddings`,
           `${declared.path}: ${model.id} is an embedding model, which adapter '${declared.entry.adapter}' cannot serve`,
+        );
+      const unpriced = unpricedMeters(declared.entry.adapter, offer.prices, model.kind);
+      if (unpriced.length > 0)
+        problems.set(
+          `${model.id}@${provider}:meters`,
+          `${declared.path}: ${model.id} has no price for meters that adapter '${declared.entry.adapter}' reports (${unpriced.join(', ')}); give each a rate in its prices on ${provider} (0 if free)`,
         );
     }
   }

@@ -2,7 +2,7 @@ import { fixtureReader } from '../conformance/fixture-reader.ts';
 import { join } from 'node:path';
 import type { UpstreamErrorResponse } from '../adapter.ts';
 import type { ConformanceFixtures } from '../conformance/scenarios.ts';
-import type { Usage } from '../model/usage.ts';
+import { type Usage, usageFromMeters } from '../model/usage.ts';
 
 const fixtures = fixtureReader(join(import.meta.dirname, 'fixtures'));
 export const fixtureText = fixtures.text;
@@ -26,23 +26,15 @@ export const errorFixtures = JSON.parse(fixtureText('errors.fixture.json')) as R
   UpstreamErrorResponse
 >;
 
-/** The fixtures' usage in the internal convention: cache reads and writes added to the input. */
-export const TEXT_USAGE: Usage = {
-  inputTokens: 20 + 100 + 30,
-  cachedReadTokens: 100,
-  cacheWriteTokens: 30,
-  outputTokens: 60,
-  reasoningTokens: 50,
-  webSearchRequests: 0,
-};
-export const TOOL_USAGE: Usage = {
-  inputTokens: 412 + 1024,
-  cachedReadTokens: 1024,
-  cacheWriteTokens: 0,
-  outputTokens: 88,
-  reasoningTokens: 0,
-  webSearchRequests: 0,
-};
+/** The fixtures' usage as meters: the 30 written tokens are 5-minute writes (`cache_creation`). */
+export const TEXT_USAGE: Usage = usageFromMeters({
+  input: 20,
+  cached_input: 100,
+  cache_write_5m: 30,
+  output: 10,
+  reasoning: 50,
+});
+export const TOOL_USAGE: Usage = usageFromMeters({ input: 412, cached_input: 1024, output: 88 });
 
 /** The canonical conformance exchanges as Anthropic's API sends them. */
 export const anthropicConformanceFixtures: ConformanceFixtures = {

@@ -4,6 +4,7 @@ import { collectStream } from '../conformance/collect.ts';
 import type { JsonObject } from '../json.ts';
 import { errorFixtures, fixtureBytes, fixtureText } from './fixtures.ts';
 import { anthropicAdapter as adapter } from './index.ts';
+import { usageFromMeters } from '../model/usage.ts';
 
 describe('anthropic responses', () => {
   const foreign = { clientApi: 'openai-chat' } as const;
@@ -38,15 +39,56 @@ describe('anthropic responses', () => {
       service_tier: 'priority',
     };
     const { response } = adapter.parseResponse(JSON.stringify({ ...base, usage }), foreign);
-    assert.deepEqual(response.usage, {
-      inputTokens: 23,
-      cachedReadTokens: 7,
-      cacheWriteTokens: 11,
-      outputTokens: 13,
-      reasoningTokens: 3,
-      webSearchRequests: 2,
-    });
+    const expected = { input: 5, cached_input: 7, cache_write_5m: 11, output: 10, reasoning: 3 };
+    assert.deepEqual(response.usage, usageFromMeters({ ...expected, web_search_calls: 2 }));
+    assert.equal(response.usage?.inputTokens, 23);
     assert.equal(response.servedTier, 'priority');
+  });
+
+  test('usage: cache_creation splits the writes into 5-minute and one-hour meters', () => {
+    const base = JSON.parse(fixtureText('text-completion.fixture.json')) as JsonObject;
+    const usage = {
+      input_tokens: 5,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 300,
+      cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 },
+      output_tokens: 9,
+    };
+    const { response } = adapter.parseResponse(JSON.stringify({ ...base, usage }), foreign);
+    assert.deepEqual(response.usage?.meters, {
+      input: 5,
+      cache_write_5m: 100,
+      cache_write_1h: 200,
+      output: 9,
+    });
+    assert.equal(response.usage?.cacheWriteTokens, 300);
+    assert.equal(response.usage?.inputTokens, 305);
+  });
+
+  test('stream: the one-hour writes of message_start stay when message_delta repeats no split', () => {
+    const message = { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [] };
+    const start = {
+      type: 'message_start',
+      message: {
+        ...message,
+        usage: {
+          input_tokens: 4,
+          cache_creation_input_tokens: 2000,
+          cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 2000 },
+          output_tokens: 1,
+        },
+      },
+    };
+    const delta = {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { input_tokens: null, cache_creation_input_tokens: 2000, output_tokens: 7 },
+    };
+    const body = [start, delta, { type: 'message_stop' }]
+      .map((data) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`)
+      .join('');
+    const out = collectStream(adapter.createStreamTranslator(foreign), new TextEncoder().encode(body));
+    assert.deepEqual(out.usage?.meters, { input: 4, cache_write_1h: 2000, output: 7 });
   });
 
   test('thinking with its signature, web search blocks and citations', () => {

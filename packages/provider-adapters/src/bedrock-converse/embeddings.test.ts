@@ -116,5 +116,5 @@ test('Cohere without the token-count header: estimated, and said to be', () => {
   assert.ok(translator);
   const reply = { body: JSON.stringify({ embeddings: [[1, 2]] }), headers: {} };
   const result = translator.parseResponses([reply], { inputs: ['abcdefgh'], encoding: 'float' });
-  assert.deepEqual(result.usage, { inputTokens: 2, estimated: true });
+  assert.deepEqual(result.usage, { meters: { input: 2 }, inputTokens: 2, estimated: true });
 });

@@ -2,6 +2,7 @@ import { fixtureReader } from '../conformance/fixture-reader.ts';
 import { join } from 'node:path';
 import type { UpstreamErrorResponse } from '../adapter.ts';
 import type { ConformanceFixtures } from '../conformance/scenarios.ts';
+import { usageFromMeters } from '../model/usage.ts';
 
 const fixtures = fixtureReader(join(import.meta.dirname, 'fixtures'));
 export const fixtureText = fixtures.text;
@@ -31,23 +32,8 @@ export const bedrockConformanceFixtures: ConformanceFixtures = {
   toolCallStream: fixtureBytes('tool-call-stream.fixture.eventstream'),
   midStreamError: fixtureBytes('mid-stream-error.fixture.eventstream'),
   expected: {
-    // inputTokens 14 + cache read 12 + cache write 8.
-    textUsage: {
-      inputTokens: 34,
-      cachedReadTokens: 12,
-      cacheWriteTokens: 8,
-      outputTokens: 9,
-      reasoningTokens: 0,
-      webSearchRequests: 0,
-    },
-    toolUsage: {
-      inputTokens: 1234,
-      cachedReadTokens: 1024,
-      cacheWriteTokens: 0,
-      outputTokens: 61,
-      reasoningTokens: 0,
-      webSearchRequests: 0,
-    },
+    textUsage: usageFromMeters({ input: 14, cached_input: 12, cache_write_5m: 8, output: 9 }),
+    toolUsage: usageFromMeters({ input: 1234 - 1024, cached_input: 1024, output: 61 }),
     midStreamStatus: 502,
   },
   errors: errorFixtures,

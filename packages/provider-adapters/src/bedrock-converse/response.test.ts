@@ -10,6 +10,7 @@ import { assertNoLeak } from '../conformance/scenarios.ts';
 import { errorFixtures, fixtureBytes } from './fixtures.ts';
 import { fixtureFiles } from './fixtures/generate.ts';
 import { bedrockConverseAdapter as adapter } from './index.ts';
+import { usageFromMeters } from '../model/usage.ts';
 
 const context = { clientApi: 'openai-chat' } as const;
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
@@ -78,15 +79,32 @@ describe('bedrock-converse responses', () => {
       completion('end_turn', { usage, serviceTier: { type: 'flex' } }),
       context,
     );
-    assert.deepEqual(response.usage, {
-      inputTokens: 25,
-      cachedReadTokens: 5,
-      cacheWriteTokens: 10,
-      outputTokens: 20,
-      reasoningTokens: 0,
-      webSearchRequests: 0,
-    });
+    assert.deepEqual(
+      response.usage,
+      usageFromMeters({ input: 10, cached_input: 5, cache_write_5m: 10, output: 20 }),
+    );
+    assert.equal(response.usage?.inputTokens, 25);
     assert.equal(response.servedTier, 'flex');
+  });
+
+  test('usage: cacheDetails splits the writes by TTL; writes it does not place are 5-minute ones', () => {
+    const usage = {
+      inputTokens: 10,
+      outputTokens: 20,
+      totalTokens: 1530,
+      cacheWriteInputTokens: 1500,
+      cacheDetails: [
+        { ttl: '1h', inputTokens: 1000 },
+        { ttl: '5m', inputTokens: 300 },
+      ],
+    };
+    const { response } = adapter.parseResponse(completion('end_turn', { usage }), context);
+    assert.deepEqual(response.usage?.meters, {
+      input: 10,
+      cache_write_5m: 500,
+      cache_write_1h: 1000,
+      output: 20,
+    });
   });
 
   test('reasoning blocks become thinking with signature and redacted thinking', () => {

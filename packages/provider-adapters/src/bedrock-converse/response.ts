@@ -4,7 +4,7 @@ import { AdapterParseError } from '../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson } from '../json.ts';
 import type { Part } from '../model/content.ts';
 import type { FinishReason, ParsedResponse, ServedTier } from '../model/response.ts';
-import { tokenCount, type Usage } from '../model/usage.ts';
+import { tokenCount, type Usage, usageFromMeters } from '../model/usage.ts';
 
 /**
  * `malformed_model_output` / `malformed_tool_use`: the model ended its turn with output Bedrock
@@ -27,20 +27,38 @@ export function finishReason(stopReason: unknown): FinishReason {
   return typeof stopReason === 'string' ? (FINISH[stopReason] ?? 'stop') : 'stop';
 }
 
-/** Bedrock reports cache reads and writes beside `inputTokens`; ours counts the whole prompt. */
+/**
+ * Bedrock reports cache reads and writes beside `inputTokens`, disjoint meters as they are;
+ * `cacheDetails` splits the writes by TTL, and writes it does not place are 5-minute writes.
+ * Bedrock does not say how much of the output was thinking.
+ */
 export function converseUsage(raw: unknown): Usage | undefined {
   if (!isJsonObject(raw)) return undefined;
-  const cachedReadTokens = tokenCount(raw.cacheReadInputTokens);
-  const cacheWriteTokens = tokenCount(raw.cacheWriteInputTokens);
-  return {
-    inputTokens: tokenCount(raw.inputTokens) + cachedReadTokens + cacheWriteTokens,
-    cachedReadTokens,
-    cacheWriteTokens,
-    outputTokens: tokenCount(raw.outputTokens),
-    // Bedrock does not say how much of the output was thinking.
-    reasoningTokens: 0,
-    webSearchRequests: 0,
-  };
+  const oneHour = cacheWrites(raw.cacheDetails, '1h');
+  const written = Math.max(
+    tokenCount(raw.cacheWriteInputTokens),
+    oneHour + cacheWrites(raw.cacheDetails, '5m'),
+  );
+  const meters: Record<string, number> = {};
+  const inputCount = tokenCount(raw.inputTokens);
+  if (inputCount > 0) meters.input = inputCount;
+  const cachedCount = tokenCount(raw.cacheReadInputTokens);
+  if (cachedCount > 0) meters.cached_input = cachedCount;
+  const fiveMinutesCount = written - oneHour;
+  if (fiveMinutesCount > 0) meters.cache_write_5m = fiveMinutesCount;
+  if (oneHour > 0) meters.cache_write_1h = oneHour;
+  const outputCount = tokenCount(raw.outputTokens);
+  if (outputCount > 0) meters.output = outputCount;
+  return usageFromMeters(meters);
+}
+
+/** Tokens written with one TTL: `cacheDetails` is `[{ttl: "1h"|"5m", inputTokens}]`. */
+function cacheWrites(details: unknown, ttl: string): number {
+  if (!Array.isArray(details)) return 0;
+  let total = 0;
+  for (const detail of details)
+    if (isJsonObject(detail) && detail.ttl === ttl) total += tokenCount(detail.inputTokens);
+  return total;
 }
 
 export function servedTier(raw: unknown): ServedTier | undefined {

@@ -69,7 +69,7 @@ export function runEmbeddingsConformance(adapter: ProviderAdapter, fixtures: Emb
       assert.deepEqual(calls.flatMap(fixtures.textsOf), inputs);
       assert.deepEqual(result.vectors, inputs.map(vectorOf));
       const tokens = inputs.reduce((sum, text) => sum + tokensOf(text), 0);
-      assert.deepEqual(result.usage, { inputTokens: tokens, estimated: false });
+      assert.deepEqual(result.usage, { meters: { input: tokens }, inputTokens: tokens, estimated: false });
     });
 
     test('the documented example answer parses', () => {

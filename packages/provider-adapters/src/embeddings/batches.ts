@@ -1,6 +1,7 @@
 /** What every embeddings translator shares: splitting a batch, text-only inputs, estimates. */
 import { AdapterParseError, AdapterRequestError } from '../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson } from '../json.ts';
+import { meters, METERS } from '../model/meters.ts';
 import type {
   EmbeddingInput,
   EmbeddingsReply,
@@ -109,9 +110,14 @@ export function usageOf(
   request: EmbeddingsRequest,
 ): EmbeddingsUsage {
   let tokens = 0;
+  let estimated = false;
   for (const count of counts) {
-    if (count === undefined) return { inputTokens: estimateTokens(request.inputs), estimated: true };
+    if (count === undefined) {
+      tokens = estimateTokens(request.inputs);
+      estimated = true;
+      break;
+    }
     tokens += count;
   }
-  return { inputTokens: tokens, estimated: false };
+  return { meters: meters({ [METERS.input]: tokens }), inputTokens: tokens, estimated };
 }

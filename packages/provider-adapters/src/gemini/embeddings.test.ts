@@ -66,5 +66,5 @@ test('Gemini: an answer without usageMetadata is estimated and says so', () => {
   const translator = geminiAdapter.embeddings;
   assert.ok(translator);
   const result = translator.parseResponses([example.reply], { inputs: ['Hello world'], encoding: 'float' });
-  assert.deepEqual(result.usage, { inputTokens: 3, estimated: true });
+  assert.deepEqual(result.usage, { meters: { input: 3 }, inputTokens: 3, estimated: true });
 });

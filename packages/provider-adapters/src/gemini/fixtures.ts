@@ -2,7 +2,7 @@ import { fixtureReader } from '../conformance/fixture-reader.ts';
 import { join } from 'node:path';
 import type { UpstreamErrorResponse } from '../adapter.ts';
 import type { ConformanceFixtures } from '../conformance/scenarios.ts';
-import type { Usage } from '../model/usage.ts';
+import { type Usage, usageFromMeters } from '../model/usage.ts';
 
 const fixtures = fixtureReader(join(import.meta.dirname, 'fixtures'));
 export const fixtureText = fixtures.text;
@@ -14,23 +14,19 @@ export const errorFixtures = JSON.parse(fixtureText('errors.fixture.json')) as R
 >;
 
 /** Both exchanges reuse a 1024-token cached prefix and think; Google counts both inside its totals. */
-export const TEXT_USAGE: Usage = {
-  inputTokens: 1207,
-  cachedReadTokens: 1024,
-  cacheWriteTokens: 0,
-  outputTokens: 8 + 114,
-  reasoningTokens: 114,
-  webSearchRequests: 0,
-};
+export const TEXT_USAGE: Usage = usageFromMeters({
+  input: 1207 - 1024,
+  cached_input: 1024,
+  output: 8,
+  reasoning: 114,
+});
 
-export const TOOL_USAGE: Usage = {
-  inputTokens: 1251,
-  cachedReadTokens: 1024,
-  cacheWriteTokens: 0,
-  outputTokens: 30 + 115,
-  reasoningTokens: 115,
-  webSearchRequests: 0,
-};
+export const TOOL_USAGE: Usage = usageFromMeters({
+  input: 1251 - 1024,
+  cached_input: 1024,
+  output: 30,
+  reasoning: 115,
+});
 
 /** The canonical conformance exchanges as the Gemini Developer API sends them (CRLF-framed SSE). */
 export const geminiConformanceFixtures: ConformanceFixtures = {

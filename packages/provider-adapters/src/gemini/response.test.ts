@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { collectStream } from '../conformance/collect.ts';
 import { errorFixtures, fixtureText } from './fixtures.ts';
 import { geminiAdapter as adapter } from './index.ts';
+import { usageFromMeters } from '../model/usage.ts';
 
 const encoder = new TextEncoder();
 const sse = (...chunks: object[]) =>
@@ -59,6 +60,21 @@ describe('gemini response', () => {
     ]);
   });
 
+  test('usage: a long prompt (over 200,000 tokens) is metered whole, cached part apart', () => {
+    const { usage } = parse(
+      { content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' },
+      {
+        usageMetadata: {
+          promptTokenCount: 250_000,
+          cachedContentTokenCount: 50_000,
+          candidatesTokenCount: 3,
+        },
+      },
+    );
+    assert.deepEqual(usage?.meters, { input: 200_000, cached_input: 50_000, output: 3 });
+    assert.equal(usage?.inputTokens, 250_000);
+  });
+
   test('usage: cached inside the prompt, thoughts inside the output, tool-use prompt and search counted', () => {
     const { usage, servedTier, content } = parse(
       {
@@ -83,14 +99,11 @@ describe('gemini response', () => {
         },
       },
     );
-    assert.deepEqual(usage, {
-      inputTokens: 107,
-      cachedReadTokens: 60,
-      cacheWriteTokens: 0,
-      outputTokens: 16,
-      reasoningTokens: 11,
-      webSearchRequests: 1,
-    });
+    assert.deepEqual(
+      usage,
+      usageFromMeters({ input: 47, cached_input: 60, output: 5, reasoning: 11, web_search_calls: 1 }),
+    );
+    assert.equal(usage?.inputTokens, 107);
     assert.equal(servedTier, 'flex');
     assert.deepEqual(content, [
       {

@@ -3,6 +3,7 @@
  * in terms every embeddings upstream can be asked in. Inputs are texts or, as OpenAI also
  * takes them, arrays of token ids of the model's own tokenizer.
  */
+import type { Meters } from './meters.ts';
 import type { EndpointParams } from './profile.ts';
 
 export type EmbeddingInput = string | readonly number[];
@@ -27,6 +28,8 @@ export interface EmbeddingsTarget {
 }
 
 export interface EmbeddingsUsage {
+  /** What the call consumed, priced like any other (meters.ts): embeddings fill `input` only. */
+  readonly meters: Meters;
   readonly inputTokens: number;
   /** True when the upstream reported no count and the adapter estimated it (4 characters a token). */
   readonly estimated: boolean;

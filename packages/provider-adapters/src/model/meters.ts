@@ -25,23 +25,70 @@ export const METERS = Object.freeze({
 export type Meters = Readonly<Record<string, number>>;
 
 /**
- * The meters of a usage in the adapters' common convention (see Usage). Writes of unknown
- * duration count as 5-minute writes, the default of every provider that charges them.
+ * What a meter counts, which decides its unit and the total it adds to: `prompt` tokens (priced
+ * per million, part of the prompt size and of every API's prompt/input count), `generated`
+ * tokens (per million, part of the completion/output count) or `count` of calls (per thousand).
  */
-export function metersOf(usage: Usage): Meters {
-  const cached = Math.min(usage.cachedReadTokens, usage.inputTokens);
-  const written = Math.min(usage.cacheWriteTokens, usage.inputTokens - cached);
-  const reasoning = Math.min(usage.reasoningTokens, usage.outputTokens);
-  const meters: Record<string, number> = {};
-  put(meters, METERS.input, usage.inputTokens - cached - written);
-  put(meters, METERS.cachedInput, cached);
-  put(meters, METERS.cacheWrite5m, written);
-  put(meters, METERS.output, usage.outputTokens - reasoning);
-  put(meters, METERS.reasoning, reasoning);
-  put(meters, METERS.webSearchCalls, usage.webSearchRequests);
-  return meters;
+export type MeterClass = 'prompt' | 'generated' | 'count';
+
+export interface MeterInfo {
+  readonly class: MeterClass;
+  /**
+   * The meter whose rate applies when a price has none for this one: only where that is the
+   * upstream's own rule or today's charge (reasoning is billed as output; a cache write of unknown
+   * price as input). A meter without a fallback must be priced wherever it can be filled.
+   */
+  readonly pricedAs?: string;
 }
 
-function put(meters: Record<string, number>, name: string, quantity: number): void {
-  if (quantity > 0) meters[name] = quantity;
+/** The registry: one line per meter. A new meter is a line here, a catalog rate and an adapter line. */
+export const METER_REGISTRY: Readonly<Record<string, MeterInfo>> = Object.freeze({
+  [METERS.input]: { class: 'prompt' },
+  [METERS.cachedInput]: { class: 'prompt' },
+  [METERS.cacheWrite5m]: { class: 'prompt', pricedAs: METERS.input },
+  [METERS.cacheWrite1h]: { class: 'prompt' },
+  [METERS.output]: { class: 'generated' },
+  [METERS.reasoning]: { class: 'generated', pricedAs: METERS.output },
+  [METERS.webSearchCalls]: { class: 'count' },
+});
+
+/** Class by name, for the per-usage lookups (a Map: no prototype names, one hash lookup). */
+const CLASSES: ReadonlyMap<string, MeterClass> = new Map(
+  Object.entries(METER_REGISTRY).map(([name, info]) => [name, info.class]),
+);
+
+/**
+ * Registry meters of each class beyond the seven built in (which `usageFromMeters` reads by
+ * name, the hot path): a meter added to the registry joins its class's total through these.
+ */
+const BUILT_IN: ReadonlySet<string> = new Set(Object.values(METERS));
+const beyond = (kind: MeterClass) =>
+  Object.keys(METER_REGISTRY).filter((name) => !BUILT_IN.has(name) && METER_REGISTRY[name]?.class === kind);
+export const ADDED_PROMPT_METERS: readonly string[] = Object.freeze(beyond('prompt'));
+export const ADDED_GENERATED_METERS: readonly string[] = Object.freeze(beyond('generated'));
+
+/** The class of a meter; undefined for a name the registry does not know. */
+export function meterClass(name: string): MeterClass | undefined {
+  return CLASSES.get(name);
+}
+
+/** The meters of a usage (see Usage: the adapters fill them, every total derives from them). */
+export function metersOf(usage: Usage): Meters {
+  return usage.meters;
+}
+
+/**
+ * Meters from quantities an adapter read, in the order given (pricing sums in this order). Zeros
+ * are left out: absent means 0, and a usage without cache activity carries no cache meters.
+ */
+export function meters(quantities: Readonly<Record<string, number>>): Meters {
+  let zeros = false;
+  for (const name in quantities) if (!((quantities[name] ?? 0) > 0)) zeros = true;
+  if (!zeros) return quantities;
+  const out: Record<string, number> = {};
+  for (const name in quantities) {
+    const quantity = quantities[name] ?? 0;
+    if (quantity > 0) out[name] = quantity;
+  }
+  return out;
 }

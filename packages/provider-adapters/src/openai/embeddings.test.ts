@@ -124,7 +124,7 @@ test('answers out of index order are put back in order; a missing usage is estim
     encoding: 'float',
   });
   assert.deepEqual(result.vectors, [[1], [2]]);
-  assert.deepEqual(result.usage, { inputTokens: 2, estimated: true });
+  assert.deepEqual(result.usage, { meters: { input: 2 }, inputTokens: 2, estimated: true });
 });
 
 test('a batch over 300,000 tokens at most (a byte a token) is split before OpenAI refuses it', () => {

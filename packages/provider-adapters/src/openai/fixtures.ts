@@ -2,7 +2,7 @@ import { fixtureReader } from '../conformance/fixture-reader.ts';
 import { join } from 'node:path';
 import type { UpstreamErrorResponse } from '../adapter.ts';
 import type { ConformanceFixtures } from '../conformance/scenarios.ts';
-import type { Usage } from '../model/usage.ts';
+import { type Usage, usageFromMeters } from '../model/usage.ts';
 
 const fixtures = fixtureReader(join(import.meta.dirname, 'fixtures'));
 export const fixtureText = fixtures.text;
@@ -34,13 +34,12 @@ export const openAIConformanceFixtures: ConformanceFixtures = {
   errors: errorFixtures,
 };
 
-function usage(input: number, cached: number, output: number, reasoning: number): Usage {
-  return {
-    inputTokens: input,
-    cachedReadTokens: cached,
-    cacheWriteTokens: 0,
-    outputTokens: output,
-    reasoningTokens: reasoning,
-    webSearchRequests: 0,
-  };
+/** OpenAI's totals include their cached and reasoning parts; the meters are disjoint. */
+function usage(prompt: number, cached: number, completion: number, reasoning: number): Usage {
+  return usageFromMeters({
+    input: prompt - cached,
+    cached_input: cached,
+    output: completion - reasoning,
+    reasoning,
+  });
 }

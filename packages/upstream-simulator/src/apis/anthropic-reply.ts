@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { argumentPieces } from '../chunks.ts';
 import { buildReply, contentText, type Reply, type SimRequest } from '../reply.ts';
 import type { ToolTurn } from '../tool-turn.ts';
+import { type CacheWrites, messagesCacheWrites } from './prompt-cache.ts';
 import { thinkingEffort } from './anthropic-rules.ts';
 
 type Body = Readonly<Record<string, unknown>>;
@@ -66,6 +67,8 @@ export interface MessagesReply {
   readonly thinking: boolean;
   readonly webSearch: boolean;
   readonly query: string;
+  /** What the request's `cache_control` breakpoints wrote (none are ever read here). */
+  readonly cache: CacheWrites;
 }
 
 export function messagesReply(
@@ -86,6 +89,7 @@ export function messagesReply(
     thinking: reply.reasoningTokens > 0,
     webSearch,
     query,
+    cache: messagesCacheWrites(body, reply.promptTokens),
   };
 }
 
@@ -137,10 +141,12 @@ function citation(reply: MessagesReply): Block {
 
 export function messagesUsage(reply: MessagesReply): Block {
   const { usage } = reply.reply;
+  const { fiveMinutes, oneHour } = reply.cache;
   return {
-    input_tokens: usage.prompt_tokens,
-    cache_creation_input_tokens: 0,
+    input_tokens: usage.prompt_tokens - fiveMinutes - oneHour,
+    cache_creation_input_tokens: fiveMinutes + oneHour,
     cache_read_input_tokens: 0,
+    cache_creation: { ephemeral_5m_input_tokens: fiveMinutes, ephemeral_1h_input_tokens: oneHour },
     output_tokens: usage.completion_tokens,
     ...(reply.thinking ? { output_tokens_details: { thinking_tokens: reply.reply.reasoningTokens } } : {}),
     server_tool_use: { web_search_requests: reply.webSearch ? 1 : 0 },

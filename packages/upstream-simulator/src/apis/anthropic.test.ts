@@ -168,6 +168,51 @@ describe('anthropic simulator with @anthropic-ai/sdk', () => {
     );
   });
 
+  test('prompt caching: breakpoints write the prefix, split by TTL; a short prefix is not cached', async () => {
+    const long = 'The handbook says many things about many topics. '.repeat(400);
+    const request = {
+      model: 'claude-sonnet-4-6',
+      max_tokens: 64,
+      system: [
+        {
+          type: 'text' as const,
+          text: long,
+          cache_control: { type: 'ephemeral' as const, ttl: '1h' as const },
+        },
+      ],
+      messages: [
+        {
+          role: 'user' as const,
+          content: [
+            { type: 'text' as const, text: long, cache_control: { type: 'ephemeral' as const } },
+            { type: 'text' as const, text: 'What does it say?' },
+          ],
+        },
+      ],
+    };
+    const message = await client.messages.create(request);
+    const { usage } = message;
+    const oneHour = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
+    const fiveMinutes = usage.cache_creation?.ephemeral_5m_input_tokens ?? 0;
+    assert.ok(oneHour >= 1024 && fiveMinutes >= 1024, JSON.stringify(usage));
+    assert.equal(usage.cache_creation_input_tokens, oneHour + fiveMinutes);
+    assert.equal(usage.cache_read_input_tokens, 0);
+    assert.ok((usage.input_tokens ?? 0) > 0 && usage.input_tokens < 20, JSON.stringify(usage));
+    const count = await client.messages.countTokens({
+      model: request.model,
+      system: request.system,
+      messages: request.messages,
+    });
+    assert.equal(usage.input_tokens + oneHour + fiveMinutes, count.input_tokens);
+
+    const short = await client.messages.create({
+      ...request,
+      system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+      messages: [question],
+    });
+    assert.equal(short.usage.cache_creation_input_tokens, 0);
+  });
+
   test('web search: server tool blocks, cited text, one search request', async () => {
     const message = await client.messages.create({
       model: 'claude-sonnet-4-6',

@@ -91,7 +91,7 @@ async function answer(context: SimContext, exchange: SimExchange, call: Call): P
     behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS,
     behaviour.toolTurn,
   );
-  exchange.reportUsage(reply.reply.usage);
+  exchange.reportUsage(reply.reply.usage, reply.cache);
   if (call.stream)
     return pacedEvents(state, res, messageEvents(reply), behaviour, {
       headers: { 'request-id': requestId() },

@@ -7,6 +7,7 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { argumentPieces } from '../chunks.ts';
 import { contentText, type Reply, type SimRequest } from '../reply.ts';
+import { type CacheWrites, NO_CACHE_WRITES } from './prompt-cache.ts';
 
 type Body = Readonly<Record<string, unknown>>;
 
@@ -91,18 +92,25 @@ function reasoning(reply: Reply): { text: string; signature: string } | undefine
   return { text, signature: createHash('sha256').update(`sig:${reply.id}`).digest('base64') };
 }
 
-function usage(reply: Reply) {
-  const { prompt_tokens: inputTokens, completion_tokens: outputTokens } = reply.usage;
+/** Cache writes sit beside `inputTokens`, detailed by TTL (1h before 5m) when there are any. */
+function usage(reply: Reply, cache: CacheWrites) {
+  const { prompt_tokens: promptTokens, completion_tokens: outputTokens } = reply.usage;
+  const written = cache.fiveMinutes + cache.oneHour;
+  const details = [
+    ...(cache.oneHour > 0 ? [{ ttl: '1h', inputTokens: cache.oneHour }] : []),
+    ...(cache.fiveMinutes > 0 ? [{ ttl: '5m', inputTokens: cache.fiveMinutes }] : []),
+  ];
   return {
-    inputTokens,
+    inputTokens: promptTokens - written,
     outputTokens,
-    totalTokens: inputTokens + outputTokens,
+    totalTokens: promptTokens + outputTokens,
     cacheReadInputTokens: 0,
-    cacheWriteInputTokens: 0,
+    cacheWriteInputTokens: written,
+    ...(details.length > 0 ? { cacheDetails: details } : {}),
   };
 }
 
-export function converseBody(reply: Reply): string {
+export function converseBody(reply: Reply, cache: CacheWrites = NO_CACHE_WRITES): string {
   const content: unknown[] = [];
   const thought = reasoning(reply);
   if (thought !== undefined) content.push({ reasoningContent: { reasoningText: thought } });
@@ -115,7 +123,7 @@ export function converseBody(reply: Reply): string {
   return JSON.stringify({
     output: { message: { role: 'assistant', content } },
     stopReason: STOP_REASONS[reply.finishReason],
-    usage: usage(reply),
+    usage: usage(reply, cache),
     metrics: { latencyMs: 1 },
   });
 }
@@ -162,7 +170,7 @@ function stop(contentBlockIndex: number): StreamFrame {
   return { bytes: frame('contentBlockStop', { contentBlockIndex }), token: false };
 }
 
-export function streamFrames(reply: Reply): StreamFrame[] {
+export function streamFrames(reply: Reply, cache: CacheWrites = NO_CACHE_WRITES): StreamFrame[] {
   const frames: StreamFrame[] = [{ bytes: frame('messageStart', { role: 'assistant' }), token: false }];
   let index = 0;
   const thought = reasoning(reply);
@@ -184,6 +192,9 @@ export function streamFrames(reply: Reply): StreamFrame[] {
     bytes: frame('messageStop', { stopReason: STOP_REASONS[reply.finishReason] }),
     token: false,
   });
-  frames.push({ bytes: frame('metadata', { usage: usage(reply), metrics: { latencyMs: 1 } }), token: false });
+  frames.push({
+    bytes: frame('metadata', { usage: usage(reply, cache), metrics: { latencyMs: 1 } }),
+    token: false,
+  });
   return frames;
 }

@@ -136,6 +136,33 @@ describe('simulated Bedrock Converse (driven by @aws-sdk/client-bedrock-runtime)
     assert.equal(kinds.filter((kind) => kind === 'contentBlockDelta').length, 16);
   });
 
+  test('prompt caching: cachePoint blocks write the prefix, detailed by TTL (1h before 5m)', async () => {
+    const long = 'The handbook says many things about many topics. '.repeat(400);
+    const input: ConverseCommandInput = {
+      modelId: SONNET_46,
+      system: [{ text: long }, { cachePoint: { type: 'default', ttl: '1h' } }],
+      messages: [
+        {
+          role: 'user',
+          content: [{ text: long }, { cachePoint: { type: 'default' } }, { text: 'What does it say?' }],
+        },
+      ],
+    };
+    const { usage } = await client.send(new ConverseCommand(input));
+    const [hour, five] = usage?.cacheDetails ?? [];
+    assert.equal(hour?.ttl, '1h');
+    assert.equal(five?.ttl, '5m');
+    assert.ok((hour?.inputTokens ?? 0) >= 1024 && (five?.inputTokens ?? 0) >= 1024, JSON.stringify(usage));
+    assert.equal(usage?.cacheWriteInputTokens, (hour?.inputTokens ?? 0) + (five?.inputTokens ?? 0));
+    const plain = await client.send(new ConverseCommand({ modelId: SONNET_46, messages: question }));
+    assert.equal(plain.usage?.cacheWriteInputTokens, 0);
+    assert.equal(plain.usage?.cacheDetails, undefined);
+    assert.equal(
+      (usage?.inputTokens ?? 0) + (usage?.cacheWriteInputTokens ?? 0) + (usage?.outputTokens ?? 0),
+      usage?.totalTokens,
+    );
+  });
+
   test('a tool-use turn calls both tools named in parallel, and answers the results', async () => {
     const asked: Message[] = [
       { role: 'user', content: [{ text: 'Use get_weather and get_time for Paris' }] },

@@ -13,6 +13,7 @@ import { buildReply } from '../reply.ts';
 import { DEFAULT_REPLY_TOKENS, type SimState, sendJson } from '../respond.ts';
 import { resolveModel, requestRefusal } from './bedrock-checks.ts';
 import { converseBody, exceptionFrame, simRequest, type StreamFrame, streamFrames } from './bedrock-reply.ts';
+import { converseCacheWrites } from './prompt-cache.ts';
 import { type AwsRefusal, verifySigV4 } from './bedrock-sigv4.ts';
 import type { SimApi, SimContext, SimExchange } from './types.ts';
 
@@ -103,8 +104,9 @@ async function answer(
     behaviour.replyTokens ?? DEFAULT_REPLY_TOKENS,
     behaviour.toolTurn,
   );
-  exchange.reportUsage(reply.usage);
-  if (stream) return sendStream(state, exchange.res, streamFrames(reply), behaviour);
+  const cache = converseCacheWrites(body, reply.promptTokens);
+  exchange.reportUsage(reply.usage, cache);
+  if (stream) return sendStream(state, exchange.res, streamFrames(reply, cache), behaviour);
   if (behaviour.hang === 'body') {
     exchange.res.writeHead(200, { 'content-type': 'application/json' });
     exchange.res.flushHeaders();
@@ -113,7 +115,7 @@ async function answer(
   const delay = (behaviour.firstTokenDelayMs ?? 0) + (behaviour.tokenDelayMs ?? 0) * reply.tokens.length;
   if (delay > 0) await sleep(delay, undefined, { signal: state.closing }).catch(() => {});
   if (!exchange.res.destroyed)
-    sendJson(exchange.res, 200, converseBody(reply), { 'x-amzn-requestid': randomUUID() });
+    sendJson(exchange.res, 200, converseBody(reply, cache), { 'x-amzn-requestid': randomUUID() });
 }
 
 export const bedrockApi: SimApi = {

@@ -174,7 +174,7 @@ for (const [name, testCase] of Object.entries(CASES)) {
         texts.map((text) => round(embeddingOf(text, size))),
       );
       const tokens = texts.reduce((sum, text) => sum + textTokens(text), 0);
-      assert.deepEqual(result.usage, { inputTokens: tokens, estimated: false });
+      assert.deepEqual(result.usage, { meters: { input: tokens }, inputTokens: tokens, estimated: false });
       const encoded = JSON.parse(encodeOpenAIEmbeddings(result, { model: 'm', encoding: 'base64' })) as {
         data: { embedding: string }[];
         usage: { prompt_tokens: number };

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimCredentials } from '../credentials.ts';
 import type { AzureResource } from './azure-resource.ts';
 import type { Reply } from '../reply.ts';
+import type { CacheWrites } from './prompt-cache.ts';
 import type { SimState } from '../respond.ts';
 
 /** One request as an API module sees it: path split from the query, body read whole. */
@@ -16,8 +17,11 @@ export interface SimExchange {
   readonly rawBody: Buffer;
   /** The body parsed as JSON, undefined when it is not JSON. */
   readonly body: unknown;
-  /** Notes the usage the answer reports on the request's `received` entry, for tests to compare. */
-  readonly reportUsage: (usage: Reply['usage']) => void;
+  /**
+   * Notes the usage the answer reports on the request's `received` entry, for tests to compare,
+   * with the prompt-cache writes inside its prompt tokens where the API reports them.
+   */
+  readonly reportUsage: (usage: Reply['usage'], cacheWrites?: CacheWrites) => void;
 }
 
 export interface SimContext {

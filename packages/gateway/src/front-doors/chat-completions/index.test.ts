@@ -56,8 +56,8 @@ function fakes(sim: Simulator, settleDelayMs: number, reasoningControl = true) {
       },
       timeoutMs: 5_000,
     },
-    price: { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 2 },
-    prices: { standard: { inputPerMTok: 1, cachedInputPerMTok: 0.1, outputPerMTok: 2 } },
+    price: { rates: { input: 1, cached_input: 0.1, output: 2 }, byPromptSize: [] },
+    prices: { standard: { rates: { input: 1, cached_input: 0.1, output: 2 }, byPromptSize: [] } },
     options: plan.options,
   };
   const router: Router = {

@@ -12,8 +12,8 @@ import {
   type EmbeddingsRequest,
   type EmbeddingsResult,
   type EmbeddingsTranslator,
-  NO_USAGE,
   type UpstreamHttpRequest,
+  usageFromMeters,
 } from '@app/provider-adapters';
 import { failureFromTransport } from '../../pipeline/failures.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
@@ -77,8 +77,8 @@ export async function completeEmbeddings(
     if (!(error instanceof AdapterParseError)) throw error;
     throw outcome.failed({ kind: 'server', status: 502, message: `${error.message}.` });
   }
-  const { inputTokens, estimated } = result.usage;
+  const { meters, estimated } = result.usage;
   // Without the upstream's count the outcome charges the door's estimate, marked as one.
-  outcome.succeeded({ usage: estimated ? undefined : { ...NO_USAGE, inputTokens }, generatedChars: 0 });
+  outcome.succeeded({ usage: estimated ? undefined : usageFromMeters(meters), generatedChars: 0 });
   return result;
 }

@@ -20,8 +20,12 @@ import { type ChatTestApp, startChatApp, type UsageRow } from '../chat-completio
 const ROOT = join(import.meta.dirname, '../../../../..');
 const CLAUDE = join(ROOT, 'node_modules/.bin/claude');
 const FILES = ['alpha.txt', 'beta.md', 'gamma.json'];
-/** Claude Sonnet 4.6 on all three providers: $3 in and $15 out per million tokens (micros per token). */
-const PRICE = { input: 3, output: 15 };
+/**
+ * Claude Sonnet 4.6 on all three providers, per million tokens (micros per token): $3 in, $15 out;
+ * prompt-cache writes (Claude Code marks its system prompt and tools) $3.75 for five minutes, $6
+ * for an hour.
+ */
+const PRICE = { input: 3, output: 15, cacheWrite5m: 3.75, cacheWrite1h: 6 };
 
 /** Why the CLI cannot run here, if it cannot: absent, or its native binary not installed. */
 function cliMissing(): string | undefined {
@@ -83,7 +87,7 @@ function toolResults(body: unknown): string[] {
   );
 }
 
-/** One ok row per upstream call, with the usage that call reported, at list price. */
+/** One ok row per upstream call, with the usage that call reported, each meter at its list price. */
 function assertLedger(rows: readonly UsageRow[], calls: readonly ReceivedRequest[], provider: string): void {
   assert.equal(rows.length, calls.length, 'one ledger row per upstream call');
   for (const [i, row] of rows.entries()) {
@@ -94,9 +98,21 @@ function assertLedger(rows: readonly UsageRow[], calls: readonly ReceivedRequest
       [row.prompt_tokens, row.completion_tokens],
       [reported.prompt_tokens, reported.completion_tokens],
     );
+    const { fiveMinutes = 0, oneHour = 0 } = calls[i]?.cacheWrites ?? {};
+    const stored = (typeof row.meters === 'string' ? JSON.parse(row.meters) : row.meters) as Record<
+      string,
+      number
+    >;
+    assert.deepEqual([stored.cache_write_5m ?? 0, stored.cache_write_1h ?? 0], [fiveMinutes, oneHour]);
+    const uncached = row.prompt_tokens - fiveMinutes - oneHour;
     assert.equal(
       row.cost_micros,
-      Math.ceil(row.prompt_tokens * PRICE.input + row.completion_tokens * PRICE.output),
+      Math.ceil(
+        uncached * PRICE.input +
+          fiveMinutes * PRICE.cacheWrite5m +
+          oneHour * PRICE.cacheWrite1h +
+          row.completion_tokens * PRICE.output,
+      ),
     );
   }
 }
@@ -188,8 +204,13 @@ describe('Claude Code 2.1.330 through the Messages front door', { skip: missing 
       const rows: UsageRow[] = (await t.settledUsage(rowsBefore + calls.length)).slice(rowsBefore);
       assertLedger(rows, calls, c.provider);
       const told = run.result?.usage ?? {};
+      // Anthropic's input_tokens leaves out the cache reads and writes (Claude Code marks its prompt).
+      const toldPrompt =
+        (told.input_tokens ?? 0) +
+        (told.cache_creation_input_tokens ?? 0) +
+        (told.cache_read_input_tokens ?? 0);
       assert.deepEqual(
-        [told.input_tokens, told.output_tokens],
+        [toldPrompt, told.output_tokens],
         [
           rows.reduce((sum, row) => sum + row.prompt_tokens, 0),
           rows.reduce((sum, row) => sum + row.completion_tokens, 0),

@@ -10,9 +10,10 @@ import { SseDecoder } from '../../sse.ts';
 import { decodeMessage, usageFrom } from './decode.ts';
 import { decodeMessagesRequest, MessagesDecodeError } from './decode-request.ts';
 import { encodeMessagesRequest } from './encode.ts';
-import { encodeMessage } from './encode-response.ts';
+import { encodeMessage, usageToAnthropic } from './encode-response.ts';
 import { formatMessagesEvent, MessagesEventEncoder, type MessagesSseEvent } from './encode-stream.ts';
 import { createMessagesStreamTranslator } from './stream.ts';
+import { usageFromMeters } from '../../model/usage.ts';
 
 const OFFER: OfferProfile = {
   upstreamModel: 'claude-sonnet-4-6',
@@ -198,6 +199,18 @@ describe('Messages request encoder (passthrough)', () => {
 });
 
 describe('Messages response encoder', () => {
+  test('usage: cache writes of another upstream are split by duration from the meters', () => {
+    const usage = usageFromMeters({ input: 3, cache_write_5m: 20, cache_write_1h: 100, output: 4 });
+    const encoded = usageToAnthropic(usage);
+    assert.equal(encoded.input_tokens, 3);
+    assert.equal(encoded.cache_creation_input_tokens, 120);
+    assert.deepEqual(encoded.cache_creation, {
+      ephemeral_5m_input_tokens: 20,
+      ephemeral_1h_input_tokens: 100,
+    });
+    assert.deepEqual(usageFrom(encoded).meters, usage.meters);
+  });
+
   test('round trip: a Messages response decoded then encoded is the same body', () => {
     const body = adapterFixture('tool-call-completion.fixture.json');
     const original = JSON.parse(body) as JsonObject;
@@ -274,26 +287,15 @@ describe('Messages stream encoder', () => {
   test('final usage is cumulative in message_delta, input included', () => {
     const sse = adapterFixture('text-stream.fixture.sse');
     const delta = reencode(sse).find((e) => e.event === 'message_delta');
-    assert.deepEqual(usageFrom(delta?.data.usage as JsonObject), {
-      inputTokens: 150,
-      cachedReadTokens: 100,
-      cacheWriteTokens: 30,
-      outputTokens: 60,
-      reasoningTokens: 50,
-      webSearchRequests: 0,
-    });
+    assert.deepEqual(
+      usageFrom(delta?.data.usage as JsonObject),
+      usageFromMeters({ input: 20, cached_input: 100, cache_write_5m: 30, output: 10, reasoning: 50 }),
+    );
   });
 
   test('events of another API (usage last, no start) still make a complete Messages stream', () => {
     const encoder = new MessagesEventEncoder({ id: 'msg_1', model: 'gpt-5.4' });
-    const usage = {
-      inputTokens: 12,
-      cachedReadTokens: 0,
-      cacheWriteTokens: 0,
-      outputTokens: 7,
-      reasoningTokens: 0,
-      webSearchRequests: 0,
-    };
+    const usage = usageFromMeters({ input: 12, output: 7 });
     const events: StreamEvent[] = [
       { type: 'text', text: 'Let me look.' },
       { type: 'tool_call_start', index: 0, id: 'call_1', name: 'ls', signature: 'sig' },

@@ -3,7 +3,7 @@ import { AdapterParseError } from '../../adapter.ts';
 import { isJsonObject, type JsonObject, parseJson, servedModel } from '../../json.ts';
 import type { Citation, Part } from '../../model/content.ts';
 import type { FinishReason, ModelResponse, ServedTier } from '../../model/response.ts';
-import { tokenCount, type Usage } from '../../model/usage.ts';
+import { tokenCount, type Usage, usageFromMeters } from '../../model/usage.ts';
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',
@@ -25,20 +25,34 @@ function object(value: unknown): JsonObject {
 }
 
 /**
- * Anthropic reports the uncached input beside the cache reads and writes; the internal
- * convention counts the whole prompt, so the three are added. Thinking is inside output_tokens.
+ * Anthropic reports the uncached input beside the cache reads and writes, which are disjoint
+ * meters as they are. `cache_creation` splits the writes by duration; writes it does not place
+ * (an older API version sends no split) are 5-minute writes, the default duration. Thinking is
+ * inside output_tokens.
  */
 export function usageFrom(raw: JsonObject): Usage {
-  const cachedReadTokens = tokenCount(raw.cache_read_input_tokens);
-  const cacheWriteTokens = tokenCount(raw.cache_creation_input_tokens);
-  return {
-    inputTokens: tokenCount(raw.input_tokens) + cachedReadTokens + cacheWriteTokens,
-    cachedReadTokens,
-    cacheWriteTokens,
-    outputTokens: tokenCount(raw.output_tokens),
-    reasoningTokens: tokenCount(object(raw.output_tokens_details).thinking_tokens),
-    webSearchRequests: tokenCount(object(raw.server_tool_use).web_search_requests),
-  };
+  const creation = object(raw.cache_creation);
+  const oneHour = tokenCount(creation.ephemeral_1h_input_tokens);
+  const written = Math.max(
+    tokenCount(raw.cache_creation_input_tokens),
+    oneHour + tokenCount(creation.ephemeral_5m_input_tokens),
+  );
+  const generated = tokenCount(raw.output_tokens);
+  const thinking = Math.min(tokenCount(object(raw.output_tokens_details).thinking_tokens), generated);
+  const meters: Record<string, number> = {};
+  const inputCount = tokenCount(raw.input_tokens);
+  if (inputCount > 0) meters.input = inputCount;
+  const cachedCount = tokenCount(raw.cache_read_input_tokens);
+  if (cachedCount > 0) meters.cached_input = cachedCount;
+  const fiveMinutesCount = written - oneHour;
+  if (fiveMinutesCount > 0) meters.cache_write_5m = fiveMinutesCount;
+  if (oneHour > 0) meters.cache_write_1h = oneHour;
+  const outputCount = generated - thinking;
+  if (outputCount > 0) meters.output = outputCount;
+  if (thinking > 0) meters.reasoning = thinking;
+  const searchesCount = tokenCount(object(raw.server_tool_use).web_search_requests);
+  if (searchesCount > 0) meters.web_search_calls = searchesCount;
+  return usageFromMeters(meters);
 }
 
 export function servedTier(rawUsage: unknown): ServedTier | undefined {

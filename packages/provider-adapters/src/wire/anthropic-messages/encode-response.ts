@@ -6,6 +6,7 @@ import { isJsonObject, type JsonObject, parseJson } from '../../json.ts';
 import type { Citation, Part } from '../../model/content.ts';
 import type { FinishReason, ModelResponse, ServedTier } from '../../model/response.ts';
 import { packToolCallId } from '../../model/tool-call-id.ts';
+import { METERS } from '../../model/meters.ts';
 import { NO_USAGE, type Usage } from '../../model/usage.ts';
 
 export interface MessageEnvelope {
@@ -37,12 +38,22 @@ export function usageToAnthropic(usage: Usage, tier?: ServedTier): JsonObject {
     input_tokens: uncached,
     cache_creation_input_tokens: usage.cacheWriteTokens,
     cache_read_input_tokens: usage.cachedReadTokens,
+    ...(usage.cacheWriteTokens > 0 ? { cache_creation: cacheCreation(usage) } : {}),
     output_tokens: usage.outputTokens,
     output_tokens_details: { thinking_tokens: usage.reasoningTokens },
     ...(usage.webSearchRequests > 0
       ? { server_tool_use: { web_search_requests: usage.webSearchRequests } }
       : {}),
     ...(tier === undefined ? {} : { service_tier: tier }),
+  };
+}
+
+/** The writes by duration, as Anthropic splits them (from the meters: a write is 5m unless 1h). */
+function cacheCreation(usage: Usage): JsonObject {
+  const oneHour = usage.meters[METERS.cacheWrite1h] ?? 0;
+  return {
+    ephemeral_5m_input_tokens: usage.cacheWriteTokens - oneHour,
+    ephemeral_1h_input_tokens: oneHour,
   };
 }
 

@@ -8,20 +8,14 @@ import { formatSseChunk, GeminiChunkEncoder, JsonArrayFramer } from './encode-st
 import { googleErrorBody, googleStatusOf, retryInfoDetail } from './error-envelope.ts';
 import { parseGenerateContent } from './response.ts';
 import { createGeminiStreamTranslator } from './stream.ts';
+import { usageFromMeters } from '../../model/usage.ts';
 
 const ENVELOPE: GeminiEnvelope = {
   modelVersion: 'claude-sonnet-4-6',
   responseId: 'resp_1',
   includeThoughts: true,
 };
-const USAGE = {
-  inputTokens: 1200,
-  cachedReadTokens: 1000,
-  cacheWriteTokens: 0,
-  outputTokens: 150,
-  reasoningTokens: 100,
-  webSearchRequests: 0,
-};
+const USAGE = usageFromMeters({ input: 200, cached_input: 1000, output: 50, reasoning: 100 });
 
 const RESPONSE: ModelResponse = {
   id: 'msg_1',

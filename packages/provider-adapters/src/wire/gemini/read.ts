@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { isJsonObject, type JsonObject } from '../../json.ts';
 import type { Citation } from '../../model/content.ts';
 import type { FinishReason, ServedTier } from '../../model/response.ts';
-import { tokenCount, type Usage } from '../../model/usage.ts';
+import { tokenCount, type Usage, usageFromMeters } from '../../model/usage.ts';
 
 export type PartView =
   | { readonly kind: 'thought'; readonly text: string; readonly signature?: string }
@@ -80,18 +80,24 @@ export function finishReasonOf(reason: unknown, sawCall: boolean): FinishReason 
   return sawCall ? 'tool_calls' : 'stop';
 }
 
-/** Google's convention matches the gateway's: the prompt count already includes cached tokens. */
+/**
+ * Google's prompt count includes the cached tokens (a part of it); thoughts are reported beside
+ * the candidates, so the two are disjoint meters as they are.
+ */
 export function usageOf(metadata: unknown, searched: boolean): Usage | undefined {
   if (!isJsonObject(metadata)) return undefined;
-  const thoughts = tokenCount(metadata.thoughtsTokenCount);
-  return {
-    inputTokens: tokenCount(metadata.promptTokenCount) + tokenCount(metadata.toolUsePromptTokenCount),
-    cachedReadTokens: tokenCount(metadata.cachedContentTokenCount),
-    cacheWriteTokens: 0,
-    outputTokens: tokenCount(metadata.candidatesTokenCount) + thoughts,
-    reasoningTokens: thoughts,
-    webSearchRequests: searched ? 1 : 0,
-  };
+  const prompt = tokenCount(metadata.promptTokenCount) + tokenCount(metadata.toolUsePromptTokenCount);
+  const cached = Math.min(tokenCount(metadata.cachedContentTokenCount), prompt);
+  const meters: Record<string, number> = {};
+  const inputCount = prompt - cached;
+  if (inputCount > 0) meters.input = inputCount;
+  if (cached > 0) meters.cached_input = cached;
+  const outputCount = tokenCount(metadata.candidatesTokenCount);
+  if (outputCount > 0) meters.output = outputCount;
+  const reasoningCount = tokenCount(metadata.thoughtsTokenCount);
+  if (reasoningCount > 0) meters.reasoning = reasoningCount;
+  if (searched) meters.web_search_calls = 1;
+  return usageFromMeters(meters);
 }
 
 /**

@@ -6,6 +6,7 @@ import { ChatChunkDecoder } from './decode-response.ts';
 import { encodeChatRequest } from './encode-request.ts';
 import { ChatChunkEncoder, encodeChatCompletion } from './encode-response.ts';
 import type { ChatCompletionRequest } from './types.ts';
+import { usageFromMeters } from '../../model/usage.ts';
 
 const request = {
   model: 'm',
@@ -139,14 +140,7 @@ describe('openai-chat response codec', () => {
   });
 
   test('chunks: role first, tool call id and name once, usage chunk only when asked', () => {
-    const usage = {
-      inputTokens: 3,
-      cachedReadTokens: 0,
-      cacheWriteTokens: 0,
-      outputTokens: 2,
-      reasoningTokens: 0,
-      webSearchRequests: 0,
-    };
+    const usage = usageFromMeters({ input: 3, output: 2 });
     for (const includeUsage of [false, true]) {
       const encoder = new ChatChunkEncoder(envelope, includeUsage);
       const chunks = [

@@ -1,5 +1,6 @@
 import { isJsonObject, type JsonObject } from '../../json.ts';
-import { tokenCount, type Usage } from '../../model/usage.ts';
+import { tokenCount, type Usage, usageFromMeters } from '../../model/usage.ts';
+import { promptAndCompletion } from '../openai-chat/usage.ts';
 
 /**
  * A Responses `usage` object in the internal convention (they agree: input includes cached,
@@ -10,14 +11,15 @@ export function usageFromResponses(usage: unknown): Usage | undefined {
   if (typeof usage.input_tokens !== 'number' && typeof usage.output_tokens !== 'number') return undefined;
   const input = isJsonObject(usage.input_tokens_details) ? usage.input_tokens_details : {};
   const output = isJsonObject(usage.output_tokens_details) ? usage.output_tokens_details : {};
-  return {
-    inputTokens: tokenCount(usage.input_tokens),
-    cachedReadTokens: tokenCount(input.cached_tokens),
-    cacheWriteTokens: tokenCount(input.cache_write_tokens),
-    outputTokens: tokenCount(usage.output_tokens),
-    reasoningTokens: tokenCount(output.reasoning_tokens),
-    webSearchRequests: 0,
-  };
+  return usageFromMeters(
+    promptAndCompletion(
+      tokenCount(usage.input_tokens),
+      tokenCount(input.cached_tokens),
+      tokenCount(input.cache_write_tokens),
+      tokenCount(usage.output_tokens),
+      tokenCount(output.reasoning_tokens),
+    ),
+  );
 }
 
 export function usageToResponses(usage: Usage): JsonObject {
