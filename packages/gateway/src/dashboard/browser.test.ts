@@ -181,10 +181,18 @@ describe('the dashboard in a browser', { skip }, () => {
     const bar = await page.locator(`rect[data-day="${today}"]`).boundingBox();
     assert.ok(bar && bar.height > 10, `today's bar is drawn (${JSON.stringify(bar)})`);
     const row = page.getByRole('row', { name: /^developer/ });
-    assert.equal(
-      text(await row.textContent()).trim(),
-      `developer $10.00 ${formatUsd(Number(spent))} $0.00 ${formatUsd(10_000_000 - Number(spent))} 1`,
+    const cells = (await row.locator('th, td').allTextContents()).map((cell) => text(cell).trim());
+    const figures = ['developer', '$10.00', formatUsd(Number(spent)), '$0.00'];
+    assert.deepEqual(cells.slice(0, 6), [...figures, formatUsd(10_000_000 - Number(spent)), '1']);
+    // Then one column per meter the bucket's rows hold: together, every quantity of the ledger.
+    const rows = await gateway.database.db.selectFrom('usage').select('meters').execute();
+    const quantities = rows.flatMap((r) =>
+      Object.values(JSON.parse(String(r.meters)) as Record<string, number>),
     );
+    const shown = cells.slice(6).map((cell) => Number(cell.replaceAll(',', '')));
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    assert.ok(shown.length > 0, cells.join(' | '));
+    assert.equal(sum(shown), sum(quantities), cells.join(' | '));
     await shoot(page, 'usage');
   }
 });
