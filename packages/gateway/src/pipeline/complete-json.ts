@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import { TransportError } from '../upstream/index.ts';
 import { appliedState } from './applied.ts';
 import { failureFromTransport } from './failures.ts';
+import type { CallOutcome } from './call-outcome.ts';
 import type { UpstreamCall } from './upstream-call.ts';
 
 /** Characters of generated text, for estimating output tokens when the upstream sent no usage. */
@@ -21,20 +22,33 @@ function generatedChars(response: ModelResponse): number {
   return chars;
 }
 
+/**
+ * The end of a call whose exchange with the upstream threw: undefined when the client went away
+ * (the upstream had the request, so it is charged; nothing was produced for the client), else
+ * the error thrown, a transport failure as the attempt's failure (failover may follow).
+ */
+export function endOnSendError(outcome: CallOutcome, error: unknown): undefined {
+  if (isAppError(error) || !(error instanceof TransportError)) throw error;
+  if (error.kind === 'aborted') {
+    outcome.clientLeft();
+    return undefined;
+  }
+  throw outcome.failed(failureFromTransport(error));
+}
+
+/** An upstream answer the adapter cannot read fails the attempt as a 502; other errors pass. */
+export function failOnParseError(outcome: CallOutcome, error: unknown): never {
+  if (!(error instanceof AdapterParseError)) throw error;
+  throw outcome.failed({ kind: 'server', status: 502, message: `${error.message}.` });
+}
+
 async function upstreamBody(call: UpstreamCall): Promise<string | undefined> {
-  const { outcome } = call.init;
   try {
     const response = await call.send();
     if (response.status < 200 || response.status >= 300) throw await call.failFromResponse(response);
     return await response.text();
   } catch (error) {
-    if (isAppError(error) || !(error instanceof TransportError)) throw error;
-    if (error.kind === 'aborted') {
-      // The upstream had the prompt; it is charged, nothing was generated for the client.
-      outcome.clientLeft();
-      return undefined;
-    }
-    throw outcome.failed(failureFromTransport(error));
+    return endOnSendError(call.init.outcome, error);
   }
 }
 
@@ -50,8 +64,7 @@ export async function completeJson(
   try {
     parsed = adapter.parseResponse(body, { clientApi });
   } catch (error) {
-    if (!(error instanceof AdapterParseError)) throw error;
-    throw outcome.failed({ kind: 'server', status: 502, message: `${error.message}.` });
+    failOnParseError(outcome, error);
   }
   const { response } = parsed;
   if (outcome.attempt) {

@@ -5,9 +5,7 @@
  * attempt (the budget goes back and failover may try another provider); no request is started
  * after one failed.
  */
-import { isAppError } from '@app/http-kit';
 import {
-  AdapterParseError,
   type EmbeddingsReply,
   type EmbeddingsRequest,
   type EmbeddingsResult,
@@ -15,9 +13,8 @@ import {
   type UpstreamHttpRequest,
   usageFromMeters,
 } from '@app/provider-adapters';
-import { failureFromTransport } from '../../pipeline/failures.ts';
+import { endOnSendError, failOnParseError } from '../../pipeline/complete-json.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
-import { TransportError } from '../../upstream/index.ts';
 
 /** Upstream requests of one batch in flight at once: Titan and Vertex take one input a call. */
 export const PARALLEL_REQUESTS = 4;
@@ -62,20 +59,14 @@ export async function completeEmbeddings(
   try {
     replies = await sendAll(call, call.init.batch ?? [call.init.request]);
   } catch (error) {
-    if (isAppError(error) || !(error instanceof TransportError)) throw error;
-    if (error.kind === 'aborted') {
-      // The upstream had the inputs: charged as estimated.
-      outcome.clientLeft();
-      return undefined;
-    }
-    throw outcome.failed(failureFromTransport(error));
+    // The client gone: the upstream had the inputs, charged as estimated.
+    return endOnSendError(outcome, error);
   }
   let result: EmbeddingsResult;
   try {
     result = translator.parseResponses(replies, request);
   } catch (error) {
-    if (!(error instanceof AdapterParseError)) throw error;
-    throw outcome.failed({ kind: 'server', status: 502, message: `${error.message}.` });
+    failOnParseError(outcome, error);
   }
   const { meters, estimated } = result.usage;
   // Without the upstream's count the outcome charges the door's estimate, marked as one.
