@@ -5,6 +5,7 @@ import { isJsonObject, type JsonObject, parseJson } from '../json.ts';
 import type { Part } from '../model/content.ts';
 import type { FinishReason, ParsedResponse, ServedTier } from '../model/response.ts';
 import { tokenCount, type Usage, usageFromMeters } from '../model/usage.ts';
+import { putSideBySidePrompt } from '../model/meters.ts';
 
 /**
  * `malformed_model_output` / `malformed_tool_use`: the model ended its turn with output Bedrock
@@ -34,19 +35,14 @@ export function finishReason(stopReason: unknown): FinishReason {
  */
 export function converseUsage(raw: unknown): Usage | undefined {
   if (!isJsonObject(raw)) return undefined;
-  const oneHour = cacheWrites(raw.cacheDetails, '1h');
-  const written = Math.max(
-    tokenCount(raw.cacheWriteInputTokens),
-    oneHour + cacheWrites(raw.cacheDetails, '5m'),
-  );
   const meters: Record<string, number> = {};
-  const inputCount = tokenCount(raw.inputTokens);
-  if (inputCount > 0) meters.input = inputCount;
-  const cachedCount = tokenCount(raw.cacheReadInputTokens);
-  if (cachedCount > 0) meters.cached_input = cachedCount;
-  const fiveMinutesCount = written - oneHour;
-  if (fiveMinutesCount > 0) meters.cache_write_5m = fiveMinutesCount;
-  if (oneHour > 0) meters.cache_write_1h = oneHour;
+  putSideBySidePrompt(meters, {
+    input: tokenCount(raw.inputTokens),
+    cachedRead: tokenCount(raw.cacheReadInputTokens),
+    written: tokenCount(raw.cacheWriteInputTokens),
+    oneHour: cacheWrites(raw.cacheDetails, '1h'),
+    fiveMinutes: cacheWrites(raw.cacheDetails, '5m'),
+  });
   const outputCount = tokenCount(raw.outputTokens);
   if (outputCount > 0) meters.output = outputCount;
   return usageFromMeters(meters);

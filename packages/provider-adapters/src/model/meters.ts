@@ -92,3 +92,27 @@ export function meters(quantities: Readonly<Record<string, number>>): Meters {
   }
   return out;
 }
+
+/** What an API reports of a prompt beside its uncached input (Anthropic's Messages, Bedrock's Converse). */
+export interface SideBySidePrompt {
+  readonly input: number;
+  readonly cachedRead: number;
+  /** The writes of every duration, as the API totals them. */
+  readonly written: number;
+  /** The writes the API places by duration (absent from older API versions). */
+  readonly oneHour: number;
+  readonly fiveMinutes: number;
+}
+
+/**
+ * Puts the prompt meters of an API that reports uncached input, cache reads and cache writes
+ * side by side, leaving zeros out. The writes are the larger of the total and the placed ones;
+ * writes not placed in the one-hour cache are 5-minute writes, the default duration.
+ */
+export function putSideBySidePrompt(out: Record<string, number>, prompt: SideBySidePrompt): void {
+  const written = Math.max(prompt.written, prompt.oneHour + prompt.fiveMinutes);
+  if (prompt.input > 0) out[METERS.input] = prompt.input;
+  if (prompt.cachedRead > 0) out[METERS.cachedInput] = prompt.cachedRead;
+  if (written - prompt.oneHour > 0) out[METERS.cacheWrite5m] = written - prompt.oneHour;
+  if (prompt.oneHour > 0) out[METERS.cacheWrite1h] = prompt.oneHour;
+}

@@ -4,6 +4,7 @@ import { isJsonObject, type JsonObject, parseJson, servedModel } from '../../jso
 import type { Citation, Part } from '../../model/content.ts';
 import type { FinishReason, ModelResponse, ServedTier } from '../../model/response.ts';
 import { tokenCount, type Usage, usageFromMeters } from '../../model/usage.ts';
+import { putSideBySidePrompt } from '../../model/meters.ts';
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',
@@ -32,21 +33,16 @@ function object(value: unknown): JsonObject {
  */
 export function usageFrom(raw: JsonObject): Usage {
   const creation = object(raw.cache_creation);
-  const oneHour = tokenCount(creation.ephemeral_1h_input_tokens);
-  const written = Math.max(
-    tokenCount(raw.cache_creation_input_tokens),
-    oneHour + tokenCount(creation.ephemeral_5m_input_tokens),
-  );
+  const meters: Record<string, number> = {};
+  putSideBySidePrompt(meters, {
+    input: tokenCount(raw.input_tokens),
+    cachedRead: tokenCount(raw.cache_read_input_tokens),
+    written: tokenCount(raw.cache_creation_input_tokens),
+    oneHour: tokenCount(creation.ephemeral_1h_input_tokens),
+    fiveMinutes: tokenCount(creation.ephemeral_5m_input_tokens),
+  });
   const generated = tokenCount(raw.output_tokens);
   const thinking = Math.min(tokenCount(object(raw.output_tokens_details).thinking_tokens), generated);
-  const meters: Record<string, number> = {};
-  const inputCount = tokenCount(raw.input_tokens);
-  if (inputCount > 0) meters.input = inputCount;
-  const cachedCount = tokenCount(raw.cache_read_input_tokens);
-  if (cachedCount > 0) meters.cached_input = cachedCount;
-  const fiveMinutesCount = written - oneHour;
-  if (fiveMinutesCount > 0) meters.cache_write_5m = fiveMinutesCount;
-  if (oneHour > 0) meters.cache_write_1h = oneHour;
   const outputCount = generated - thinking;
   if (outputCount > 0) meters.output = outputCount;
   if (thinking > 0) meters.reasoning = thinking;
