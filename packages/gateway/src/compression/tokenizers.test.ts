@@ -13,6 +13,10 @@ function word(length: number, seed = 7): string {
   return out;
 }
 
+const MAX_EXPONENT = 1.3;
+/** More measurements of a shape read over the bound, as in the compression growth test. */
+const RETRIES = 3;
+
 /** Least CPU time of a few runs, in ms: the least is the one other work disturbed least. */
 function cpuMs(run: () => void, repeats = 3): number {
   let best = Infinity;
@@ -32,11 +36,17 @@ for (const vendor of ['openai', 'anthropic']) {
     let run = 0;
     const timeAt = (length: number) => cpuMs(() => tokenizer.count(`${word(length, ++run)} end`));
     timeAt(4096); // warm-up
-    const small = timeAt(16_384);
-    const large = timeAt(65_536);
-    const exponent = Math.log(large / small) / Math.log(4);
+    const measure = () => {
+      const small = timeAt(16_384);
+      const large = timeAt(65_536);
+      return { small, large, exponent: Math.log(large / small) / Math.log(4) };
+    };
+    // A linear count read 1.34 once beside other CPU work; a quadratic one is over on every run.
+    let measured = measure();
+    for (let retry = 0; retry < RETRIES && measured.exponent >= MAX_EXPONENT; retry++) measured = measure();
+    const { small, large, exponent } = measured;
     assert.ok(
-      exponent < 1.3,
+      exponent < MAX_EXPONENT,
       `16 KiB ${small.toFixed(1)} ms, 64 KiB ${large.toFixed(1)} ms: exponent ${exponent.toFixed(2)}`,
     );
   });
