@@ -8,12 +8,16 @@
  *
  *   node bench/gateway/instructions.ts --baseline DIR [--requests 200] [--warmup 400]
  *                                      [--modes json,stream] [--rounds 2] [--model gpt-5.4]
+ *                                      [--concurrency 1] [--gateway DIR]
  *
  * Prints `net` (less the idle gateway's rate, see measure) and `raw` figures.
  * `--baseline DIR` is another version of this repository (e.g. `git worktree add --detach DIR
  * REV` and its node_modules), measured in the same run, alternating with this one. Prints
  * instructions per request of each and their ratio (median over rounds). `--keep DIR` keeps each
- * dump there (`callgrind_annotate` shows its native functions). Needs `valgrind`.
+ * dump there (`callgrind_annotate` shows its native functions). `--concurrency N` keeps N
+ * requests in flight (N clients, each sequential): what the group commit and the GC see at load.
+ * `--gateway DIR` measures another version in place of this one (a past change against its
+ * parent). Needs `valgrind`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -21,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
-import { once, target } from './measure.ts';
+import { once, type Target, target } from './measure.ts';
 import type { GatewayRole, Ready } from './servers.ts';
 import { spawnServer } from './spawn.ts';
 
@@ -36,6 +40,8 @@ const { values: args } = parseArgs({
     model: { type: 'string', default: 'gpt-5.4' },
     keep: { type: 'string' },
     'idle-seconds': { type: 'string', default: '20' },
+    concurrency: { type: 'string', default: '1' },
+    gateway: { type: 'string' },
   },
 });
 type Mode = 'json' | 'stream';
@@ -91,13 +97,16 @@ async function measure(root: string, role: GatewayRole, mode: Mode, name: string
   const outDir = mkdtempSync(join(tmpdir(), 'gw-instr-'));
   const { child, ready, pid } = await startUnderCallgrind(root, role, outDir);
   try {
-    const t = target(`${ready.url}/v1`, { authorization: `Bearer ${ready.token ?? ''}` }, bodies[mode], 1);
-    for (let i = 0; i < Number(args.warmup); i++) await once(t);
+    const t = target(
+      `${ready.url}/v1`,
+      { authorization: `Bearer ${ready.token ?? ''}` },
+      bodies[mode],
+      CLIENTS,
+    );
+    await load(t, Number(args.warmup));
     await run('callgrind_control', ['--instr=on', pid]);
     // Busy first: a gateway idle first would bring idle-time work into the busy window.
-    const busy = await counted(pid, async () => {
-      for (let i = 0; i < Number(args.requests); i++) await once(t);
-    });
+    const busy = await counted(pid, () => load(t, Number(args.requests)));
     const idle = await counted(
       pid,
       () => new Promise((done) => setTimeout(done, Number(args['idle-seconds']) * 1000)),
@@ -118,6 +127,17 @@ async function measure(root: string, role: GatewayRole, mode: Mode, name: string
     await exited;
     rmSync(outDir, { recursive: true, force: true });
   }
+}
+
+const CLIENTS = Number(args.concurrency);
+
+/** `requests` requests, `CLIENTS` at a time. */
+async function load(t: Target, requests: number): Promise<void> {
+  let left = requests;
+  const client = async () => {
+    while (left-- > 0) await once(t);
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, client));
 }
 
 /** Zeroes the counters, runs `work`, dumps: the dump holds what the gateway did meanwhile. */
@@ -165,10 +185,13 @@ async function main(): Promise<void> {
     dbDir: undefined,
     databaseUrl: undefined,
   };
-  const roots = { gateway: THIS_REPOSITORY, ...(args.baseline && { baseline: resolve(args.baseline) }) };
+  const roots = {
+    gateway: args.gateway ? resolve(args.gateway) : THIS_REPOSITORY,
+    ...(args.baseline && { baseline: resolve(args.baseline) }),
+  };
   console.log(
     `Instructions per request under callgrind (${args.warmup} warm-up, ${args.requests} measured, ` +
-      `sequential, model ${args.model}, SQLite), ${args.rounds} rounds`,
+      `${CLIENTS === 1 ? 'sequential' : `${CLIENTS} at a time`}, model ${args.model}, SQLite), ${args.rounds} rounds`,
   );
   for (const mode of args.modes.split(',') as Mode[]) {
     const counts: Record<string, Measured[]> = {};

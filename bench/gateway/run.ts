@@ -10,7 +10,8 @@
  *                            [--portkey] [--kit] [--streams 1000] [--token-delay-ms 50] [--reply-tokens 100]
  *                            [--phases latency,throughput,streams] [--modes json,stream]
  *                            [--kinds direct,proxy,gateway,baseline,portkey] [--rounds 1]
- *                            [--cpu-prof DIR]
+ *                            [--cpu-prof DIR] [--processes] [--concurrency 1,16,64]
+ *                            [--warmup-seconds 3]
  *
  * The embedded default database is a SQLite file in the OS temp dir; `--db-dir` moves it (a
  * tmpfs shows the cost of the disk's fsync), `--database-url` runs on PostgreSQL instead.
@@ -24,7 +25,9 @@
  * without its logic, between the bare proxy and the gateway.
  * The streams phase (slow-streams.ts) holds `--streams` slow SSE streams open through a gateway
  * in a child process and reports its RSS and event-loop delay. `--cpu-prof DIR` runs every
- * gateway of the run as a child process under `node --cpu-prof` (profile-top.ts reads it).
+ * gateway of the run as a child process under `node --cpu-prof` (profile-top.ts reads it);
+ * `--processes` runs them as child processes without the profiler, so the CPU per request is the
+ * whole process's (GC and libuv threads included), not the server thread's alone.
  * Ends with a table of the issue's targets, PASS or FAIL.
  */
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -58,13 +61,17 @@ const { values: args } = parseArgs({
     kinds: { type: 'string' },
     rounds: { type: 'string', default: '1' },
     'cpu-prof': { type: 'string' },
+    processes: { type: 'boolean', default: false },
+    concurrency: { type: 'string', default: '1,16,64' },
+    'warmup-seconds': { type: 'string', default: '3' },
   },
 });
 const ROUNDS = Number(args.pairs);
 const SECONDS = Number(args.seconds);
 /** Each throughput cell measured this many times, the targets taking turns; the median is kept. */
 const ROUNDS_PER_CELL = Number(args.rounds);
-const CONCURRENCY = [1, 16, 64] as const;
+/** `--concurrency 64` measures one column (an A/B on the cell in question, more rounds). */
+const CONCURRENCY = args.concurrency.split(',').map(Number);
 const PHASES = new Set(args.phases.split(','));
 /**
  * Request kinds of the throughput phase (`--modes json` profiles the JSON path alone);
@@ -216,7 +223,7 @@ function verdicts(latency?: LatencyResult, rates?: Rates, streams?: SlowStreamsR
   }
   for (const mode of ['json', 'stream'] as const) {
     const r = rates?.[mode];
-    const at64 = (kind: Kind) => r?.[kind]?.[2];
+    const at64 = (kind: Kind) => r?.[kind]?.[CONCURRENCY.indexOf(64)];
     const gateway = at64('gateway');
     if (gateway === undefined) continue;
     const ratio = (kind: Kind, min: number, name: string) => {
@@ -258,10 +265,17 @@ async function main(): Promise<void> {
     databaseUrl: args['database-url'],
   };
   const profileDir = args['cpu-prof'] && resolve(args['cpu-prof']);
-  const gateway = profileDir ? await forkGateway(gatewayRole, profileDir) : await spawnServer(gatewayRole);
-  const baseline = args.baseline
-    ? await spawnServer(gatewayRole, pathToFileURL(resolve(args.baseline, 'bench/gateway/servers.ts')))
-    : undefined;
+  const own = profileDir !== undefined || args.processes;
+  const gateway = own ? await forkGateway(gatewayRole, profileDir) : await spawnServer(gatewayRole);
+  const baseline = !args.baseline
+    ? undefined
+    : own
+      ? await forkGateway(
+          gatewayRole,
+          profileDir,
+          pathToFileURL(resolve(args.baseline, 'bench/gateway/gateway-process.ts')),
+        )
+      : await spawnServer(gatewayRole, pathToFileURL(resolve(args.baseline, 'bench/gateway/servers.ts')));
   const portkey: Peer | undefined = args.portkey ? await startPortkey(simulator.ready.url) : undefined;
   const auth = { authorization: `Bearer ${gateway.ready.token ?? ''}` };
   const messages = [
@@ -319,6 +333,7 @@ async function main(): Promise<void> {
         make,
         servers,
         seconds: SECONDS,
+        warmupSeconds: Number(args['warmup-seconds']),
         rounds: ROUNDS_PER_CELL,
         concurrency: CONCURRENCY,
         modes: MODES,

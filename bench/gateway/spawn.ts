@@ -1,5 +1,5 @@
 /** Starting the benchmark's servers: worker threads (servers.ts) and the gateway child process. */
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import type { Sample } from './gateway-process.ts';
 import type { CpuTime, GatewayRole, Ready, ServerRole } from './servers.ts';
@@ -43,11 +43,22 @@ export interface GatewayProcess extends Started {
 }
 
 /** The gateway in a process of its own (gateway-process.ts); `cpuProfDir` adds `--cpu-prof`. */
-export function forkGateway(role: GatewayRole, cpuProfDir?: string): Promise<GatewayProcess> {
+export function forkGateway(
+  role: GatewayRole,
+  cpuProfDir?: string,
+  script = new URL('./gateway-process.ts', import.meta.url),
+): Promise<GatewayProcess> {
   const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
-  const child = fork(new URL('./gateway-process.ts', import.meta.url), {
-    execArgv: [...process.execArgv, ...profile],
+  // BENCH_GATEWAY_FLAGS: V8 flags for the gateway processes alone (e.g. `--trace-gc`).
+  const flags = process.env['BENCH_GATEWAY_FLAGS']?.split(' ').filter(Boolean) ?? [];
+  const child = fork(script, {
+    execArgv: [...process.execArgv, ...profile, ...flags],
   });
+  // BENCH_GATEWAY_CPUS: the cores the gateway processes run on (taskset), e.g. `1` while the load
+  // generator and the simulator are kept on core 0 (`taskset -c 0 npm run bench:gateway ...`):
+  // on a 2-core machine the scheduler's moves otherwise swing CPU per request by +-10%.
+  const cpus = process.env['BENCH_GATEWAY_CPUS'];
+  if (cpus && child.pid !== undefined) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(child.pid)]);
   const next = <T>() =>
     new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
   child.send(role);

@@ -14,6 +14,8 @@ export interface ThroughputSetup {
   readonly servers: Servers;
   /** Seconds per cell. */
   readonly seconds: number;
+  /** Load on each target before its first cell: JIT and heap settle, or the first rounds read high. */
+  readonly warmupSeconds: number;
   /** Measurements per cell, the targets taking turns; the medians are kept. */
   readonly rounds: number;
   readonly concurrency: readonly number[];
@@ -101,6 +103,10 @@ export async function throughputPhase(setup: ThroughputSetup): Promise<Rates> {
   for (const mode of modes) {
     const targets = make(mode, 64);
     const rates: Partial<Record<Kind, number[]>> = {};
+    for (const kind of kinds) {
+      const t = targets[kind];
+      if (t && setup.warmupSeconds > 0) await throughput(t, Math.max(...concurrency), setup.warmupSeconds);
+    }
     for (const c of concurrency) {
       const runs: Partial<Record<Kind, { rate: number; cpu: number }[]>> = {};
       for (let round = 0; round < rounds; round++)
@@ -109,6 +115,9 @@ export async function throughputPhase(setup: ThroughputSetup): Promise<Rates> {
           if (t) (runs[kind] ??= []).push(await cell(t, c, servers[kind], seconds));
         }
       for (const [kind, measured] of Object.entries(runs) as [Kind, { rate: number; cpu: number }[]][]) {
+        // BENCH_VERBOSE=1: every round's CPU per request, to see the spread behind the median.
+        if (process.env['BENCH_VERBOSE'])
+          console.log(`${mode} c=${c} ${kind}: ${measured.map((m) => m.cpu.toFixed(0)).join(' ')}`);
         (rates[kind] ??= []).push(median(measured.map((m) => m.rate)));
         (cpu[mode][kind] ??= []).push(median(measured.map((m) => m.cpu)));
       }
