@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Price } from './contracts.ts';
-import { costMicros, ratesFor, reservationMicros } from './pricing.ts';
+import { costMicros, dearestPromptMeter, ratesFor, reservationMicros } from './pricing.ts';
 
 /** Gemini 2.5 Pro's standard price: dearer above 200,000 prompt tokens. */
 const TIERED: Price = {
@@ -89,9 +89,29 @@ describe('costMicros: meters x rates, rounded up once', () => {
     assert.equal(costMicros({}, price), 0);
   });
 
-  test('the reservation: whole prompt uncached, all output, all searches, tier of the prompt size', () => {
-    assert.equal(reservationMicros(1_000, 100, CLAUDE, 2), 3_000 + 1_500 + 20_000);
+  test('the reservation: whole prompt at its dearest rate, all output, all searches, tier of the prompt size', () => {
+    // Claude's dearest prompt token is a one-hour cache write (2x input).
+    assert.equal(reservationMicros(1_000, 100, CLAUDE, 2), 6_000 + 1_500 + 20_000);
     assert.equal(reservationMicros(200_000, 100, TIERED), 250_000 + 1_000);
     assert.equal(reservationMicros(300_000, 100, TIERED), 750_000 + 1_500);
+  });
+
+  test('no settlement of a prompt exceeds its reservation, whatever the prompt meters it is spread over', () => {
+    const prompt = 10_000;
+    for (const name of ['input', 'cached_input', 'cache_write_5m', 'cache_write_1h'])
+      for (const share of [0, 0.5, 1]) {
+        const used = {
+          input: Math.round(prompt * (1 - share)),
+          [name]: Math.round(prompt * share),
+          output: 100,
+        };
+        assert.ok(costMicros(used, CLAUDE) <= reservationMicros(prompt, 100, CLAUDE), `${name} ${share}`);
+      }
+  });
+
+  test('dearestPromptMeter: input unless a prompt meter is dearer; output-class meters never', () => {
+    assert.equal(dearestPromptMeter(CLAUDE.rates), 'cache_write_1h');
+    assert.equal(dearestPromptMeter(TIERED.rates), 'input');
+    assert.equal(dearestPromptMeter({ input: 1, output: 50, web_search_calls: 30 }), 'input');
   });
 });

@@ -18,17 +18,48 @@ const MICROS_PER_RATE_UNIT = { prompt: 1, generated: 1, count: 1_000 } as const;
  * whose adapter can fill a meter its prices cannot price (upstreams.ts), so none reaches this.
  */
 export function costMicros(used: Meters, price: Price): Micros {
-  const rates = ratesFor(price, promptSize(used));
+  const micros = compiled(ratesFor(price, promptSize(used)));
   let raw = 0;
-  for (const name in used) raw += (used[name] ?? 0) * microsPerUnit(rates, name);
+  for (const name in used) raw += (used[name] ?? 0) * (micros.get(name) ?? 0);
   // Float noise (0.1 + 0.2) must not round a whole number of micros up by one.
   return Math.max(0, Math.ceil(raw - 1e-6));
 }
 
+interface CompiledRates {
+  /** Micro-dollars per unit of each meter the rates price (own rate or fallback). */
+  readonly micros: ReadonlyMap<string, number>;
+  readonly dearestPrompt: string;
+}
+
 /**
- * The reservation: the worst case of a request through the same function, the whole prompt at
- * the uncached price (of the tier the estimated prompt size selects), the most output possible
- * and the most server-side web searches the request may make.
+ * Rates resolved once per rates object (the catalog's prices live as long as the process): every
+ * charge, answer and reservation prices its meters, and resolving fallbacks and units per meter
+ * on each was a measurable share of a request's CPU.
+ */
+const COMPILED = new WeakMap<MeterRates, CompiledRates>();
+
+function compile(rates: MeterRates): CompiledRates {
+  let known = COMPILED.get(rates);
+  if (known === undefined) {
+    const micros = new Map<string, number>();
+    for (const name of Object.keys(METER_REGISTRY)) {
+      const rate = microsPerUnit(rates, name);
+      if (rate !== 0) micros.set(name, rate);
+    }
+    known = { micros, dearestPrompt: dearestPromptMeter(rates) };
+    COMPILED.set(rates, known);
+  }
+  return known;
+}
+
+const compiled = (rates: MeterRates) => compile(rates).micros;
+
+/**
+ * The reservation: the worst case of a request through the same function: the whole prompt at
+ * the dearest rate a prompt token can be charged (of the tier the estimated prompt size
+ * selects; a one-hour cache write costs twice an uncached token on Claude), the most output
+ * possible and the most server-side web searches the request may make. Settlement charges what
+ * the upstream reported, so the worst case only ever releases money, never finds it missing.
  */
 export function reservationMicros(
   promptTokens: number,
@@ -38,12 +69,24 @@ export function reservationMicros(
 ): Micros {
   return costMicros(
     meters({
-      [METERS.input]: promptTokens,
+      [compile(ratesFor(price, promptTokens)).dearestPrompt]: promptTokens,
       [METERS.output]: outputTokens,
       [METERS.webSearchCalls]: webSearches,
     }),
     price,
   );
+}
+
+/** The prompt meter these rates charge most for (`input` when none is dearer). */
+export function dearestPromptMeter(rates: MeterRates): string {
+  let dearest: string = METERS.input;
+  let highest = microsPerUnit(rates, dearest);
+  for (const name in rates) {
+    if (meterClass(name) !== 'prompt') continue;
+    const rate = microsPerUnit(rates, name);
+    if (rate > highest) [dearest, highest] = [name, rate];
+  }
+  return dearest;
 }
 
 /** The rate of a meter in micros per unit: its own, else its fallback's; unknown meters 0. */
