@@ -31,10 +31,11 @@ export function usdOf(micros: number): number {
 /** The header's decimal string: `0.000123`, `1.5`, `0` (never an exponent). */
 export function usdDecimal(micros: number): string {
   const whole = Math.floor(micros / MICROS_PER_USD);
-  const fraction = String(micros % MICROS_PER_USD)
-    .padStart(6, '0')
-    .replace(/0+$/, '');
-  return fraction === '' ? String(whole) : `${whole}.${fraction}`;
+  let fraction = micros % MICROS_PER_USD;
+  if (fraction === 0) return String(whole);
+  let digits = 6;
+  while (fraction % 10 === 0) [fraction, digits] = [fraction / 10, digits - 1];
+  return `${whole}.${String(fraction).padStart(digits, '0')}`;
 }
 
 /**
