@@ -2,6 +2,7 @@ import { engineOf, idColumn } from '@app/db';
 import { type Kysely, type Migration, sql } from 'kysely';
 import { budgetAlerts } from './budget-alerts-migration.ts';
 import { usageMeters } from './usage-meters-migration.ts';
+import { usageReservedIndex } from './reserved-index-migration.ts';
 
 const access0001: Migration = {
   async up(db: Kysely<unknown>) {
@@ -75,7 +76,7 @@ const access0001: Migration = {
       .on('usage')
       .columns(['project_id', 'created_at'])
       .execute();
-    // The stale-reservation sweep reads only open reservations.
+    // The stale-reservation sweep reads only open reservations (0011 makes this index partial).
     await db.schema.createIndex('usage_status_time').on('usage').columns(['status', 'created_at']).execute();
   },
   async down(db: Kysely<unknown>) {
@@ -364,4 +365,5 @@ export const gatewayMigrations: Record<string, Migration> = {
   '0008_usage_activity': usageActivity,
   '0009_budget_alerts': budgetAlerts,
   '0010_usage_meters': usageMeters,
+  '0011_usage_reserved_index': usageReservedIndex,
 };

@@ -17,7 +17,8 @@ export async function sweepStaleReservations(
   const stale = await deps.db
     .selectFrom('usage')
     .select(['id', 'project_id', 'provider'])
-    .where('status', '=', 'reserved')
+    // A literal, not a parameter: the planner may then use the partial index of reserved rows.
+    .where('status', '=', sql.lit('reserved'))
     .where('created_at', '<', cutoff)
     .execute();
   let released = 0;
