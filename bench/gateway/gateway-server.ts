@@ -45,20 +45,20 @@ export async function startGateway(role: GatewayRole) {
   const dataDir = mkdtempSync(join(role.dbDir ?? tmpdir(), 'gw-bench-'));
   // Two gateways of one run (`--baseline`) are threads of one process: the thread id tells them apart.
   const schema = `bench_${process.pid}_${threadId}_${Date.now()}`;
-  const config = loadGatewayConfig(
-    {},
-    {
-      overrides: {
-        dataDir,
-        databaseUrl: role.databaseUrl ?? `sqlite:${join(dataDir, 'gateway.db')}`,
-        logLevel: role.logLevel,
-        upstream: {
-          simulator: { enabled: false },
-          ...(role.upstreamConnections && { connectionsPerOrigin: role.upstreamConnections }),
-        },
+  // BENCH_LEDGER_FLUSH_MS: the group commit's interval. Under Valgrind (bench:instructions) a
+  // request takes ~50x longer: a longer interval keeps the rows per commit near full speed's.
+  const flushMs = process.env['BENCH_LEDGER_FLUSH_MS'];
+  const config = loadGatewayConfig(flushMs ? { GATEWAY_LEDGER_FLUSH_MS: flushMs } : {}, {
+    overrides: {
+      dataDir,
+      databaseUrl: role.databaseUrl ?? `sqlite:${join(dataDir, 'gateway.db')}`,
+      logLevel: role.logLevel,
+      upstream: {
+        simulator: { enabled: false },
+        ...(role.upstreamConnections && { connectionsPerOrigin: role.upstreamConnections }),
       },
     },
-  );
+  });
   const postgres = isPostgresUrl(config.databaseUrl);
   const database = await openDatabase<GatewayDatabase>(config.databaseUrl, postgres ? { schema } : {});
   const simulatorUrl = role.simulatorUrl;

@@ -8,15 +8,18 @@
  *
  *   node bench/gateway/instructions.ts --baseline DIR [--requests 200] [--warmup 400]
  *                                      [--modes json,stream] [--rounds 2] [--model gpt-5.4]
- *                                      [--concurrency 1] [--gateway DIR]
+ *                                      [--concurrency 1] [--gateway DIR] [--flush-ms 1000]
  *
- * Prints `net` (less the idle gateway's rate, see measure) and `raw` figures.
+ * Prints `net` (less the idle gateway's rate, see measure), `raw` and `steady` (`net` without V8's
+ * optimizing compilers) figures.
  * `--baseline DIR` is another version of this repository (e.g. `git worktree add --detach DIR
  * REV` and its node_modules), measured in the same run, alternating with this one. Prints
  * instructions per request of each and their ratio (median over rounds). `--keep DIR` keeps each
  * dump there (`callgrind_annotate` shows its native functions). `--concurrency N` keeps N
  * requests in flight (N clients, each sequential): what the group commit and the GC see at load.
- * `--gateway DIR` measures another version in place of this one (a past change against its
+ * `--flush-ms` is the ledger's group-commit interval under Valgrind (20 ms at full speed): the
+ * rows per commit of full speed rather than one commit per row, which would count SQLite's
+ * per-commit work 50 times over. `--gateway DIR` measures another version in place of this one (a past change against its
  * parent). Needs `valgrind`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -42,6 +45,7 @@ const { values: args } = parseArgs({
     'idle-seconds': { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '1' },
     gateway: { type: 'string' },
+    'flush-ms': { type: 'string', default: '1000' },
   },
 });
 type Mode = 'json' | 'stream';
@@ -70,7 +74,10 @@ async function startUnderCallgrind(root: string, role: GatewayRole, outDir: stri
       '--no-memory-reducer',
       join(root, 'bench/gateway/gateway-process.ts'),
     ],
-    { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+    {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: { ...process.env, BENCH_LEDGER_FLUSH_MS: args['flush-ms'] },
+    },
   );
   const ready = await new Promise<Ready>((done, fail) => {
     child.once('message', (message) => done(message as Ready));
@@ -85,6 +92,11 @@ interface Measured {
   readonly raw: number;
   /** The same less what the idle gateway executes in as much time (its timers, its GC). */
   readonly net: number;
+  /**
+   * `net` less V8's optimizing compilers (TurboFan, Maglev): work that tiers code up once, still
+   * running thousands of requests into a run under Valgrind, which a long-lived process amortizes.
+   */
+  readonly steady: number;
 }
 
 /**
@@ -120,7 +132,9 @@ async function measure(root: string, role: GatewayRole, mode: Mode, name: string
     const [busyIr, idleIr] = dumps.map(instructionsIn) as [number, number];
     const requests = Number(args.requests);
     const idleRate = idleIr / idle.seconds;
-    return { raw: busyIr / requests, net: (busyIr - idleRate * busy.seconds) / requests };
+    const net = (busyIr - idleRate * busy.seconds) / requests;
+    const compiling = (await compilerInstructions(dumps[0] ?? '')) / requests;
+    return { raw: busyIr / requests, net, steady: net - compiling };
   } finally {
     const exited = new Promise((done) => child.once('exit', done));
     child.send('close');
@@ -167,6 +181,20 @@ function instructionsIn(dump: string): number {
   return Number(summary[1]);
 }
 
+/** Instructions the dump counts in V8's optimizing compilers (by function name). */
+async function compilerInstructions(dump: string): Promise<number> {
+  const { stdout } = await run('callgrind_annotate', ['--inclusive=no', '--threshold=100', dump], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  let total = 0;
+  for (const line of stdout.split('\n')) {
+    const match = /^\s*([\d,]+) \([\s\d.]+%\)\s+(.*)$/.exec(line);
+    if (match?.[1] && match[2] && /v8::internal::(compiler|maglev)::/.test(match[2]))
+      total += Number(match[1].replaceAll(',', ''));
+  }
+  return total;
+}
+
 const format = (value: number) => Math.round(value).toLocaleString('en');
 
 const median = (values: readonly number[]) => {
@@ -200,10 +228,11 @@ async function main(): Promise<void> {
         const measured = await measure(root, role, mode, `${mode}-${kind}-${round + 1}.callgrind`);
         (counts[kind] ??= []).push(measured);
         console.log(
-          `  ${mode} round ${round + 1} ${kind}: ${format(measured.net)} (raw ${format(measured.raw)})`,
+          `  ${mode} round ${round + 1} ${kind}: ${format(measured.net)} (raw ${format(measured.raw)}, ` +
+            `without the optimizing compiler ${format(measured.steady)})`,
         );
       }
-    for (const figure of ['net', 'raw'] as const) {
+    for (const figure of ['net', 'raw', 'steady'] as const) {
       const head = median((counts.gateway ?? []).map((m) => m[figure]));
       const base = counts.baseline && median(counts.baseline.map((m) => m[figure]));
       const ratio = base ? ` (baseline ${format(base)}, x${(head / base).toFixed(3)})` : '';
