@@ -11,7 +11,7 @@
  *                            [--phases latency,throughput,streams] [--modes json,stream]
  *                            [--kinds direct,proxy,gateway,baseline,portkey] [--rounds 1]
  *                            [--cpu-prof DIR] [--processes] [--concurrency 1,16,64]
- *                            [--warmup-seconds 3]
+ *                            [--warmup-seconds 3] [--gateway DIR]
  *
  * The embedded default database is a SQLite file in the OS temp dir; `--db-dir` moves it (a
  * tmpfs shows the cost of the disk's fsync), `--database-url` runs on PostgreSQL instead.
@@ -27,7 +27,8 @@
  * in a child process and reports its RSS and event-loop delay. `--cpu-prof DIR` runs every
  * gateway of the run as a child process under `node --cpu-prof` (profile-top.ts reads it);
  * `--processes` runs them as child processes without the profiler, so the CPU per request is the
- * whole process's (GC and libuv threads included), not the server thread's alone.
+ * whole process's (GC and libuv threads included), not the server thread's alone. `--gateway DIR`
+ * runs another version in this one's place (a past change against its parent, `--baseline`).
  * Ends with a table of the issue's targets, PASS or FAIL.
  */
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -62,6 +63,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     'cpu-prof': { type: 'string' },
     processes: { type: 'boolean', default: false },
+    gateway: { type: 'string' },
     concurrency: { type: 'string', default: '1,16,64' },
     'warmup-seconds': { type: 'string', default: '3' },
   },
@@ -266,16 +268,20 @@ async function main(): Promise<void> {
   };
   const profileDir = args['cpu-prof'] && resolve(args['cpu-prof']);
   const own = profileDir !== undefined || args.processes;
-  const gateway = own ? await forkGateway(gatewayRole, profileDir) : await spawnServer(gatewayRole);
-  const baseline = !args.baseline
-    ? undefined
-    : own
-      ? await forkGateway(
+  /** The gateway of `root` (this repository, `--gateway` or `--baseline`): a process or a thread. */
+  const start = (root: string | undefined) =>
+    own
+      ? forkGateway(
           gatewayRole,
           profileDir,
-          pathToFileURL(resolve(args.baseline, 'bench/gateway/gateway-process.ts')),
+          root === undefined ? undefined : pathToFileURL(resolve(root, 'bench/gateway/gateway-process.ts')),
         )
-      : await spawnServer(gatewayRole, pathToFileURL(resolve(args.baseline, 'bench/gateway/servers.ts')));
+      : spawnServer(
+          gatewayRole,
+          root === undefined ? undefined : pathToFileURL(resolve(root, 'bench/gateway/servers.ts')),
+        );
+  const gateway = await start(args.gateway);
+  const baseline = args.baseline ? await start(args.baseline) : undefined;
   const portkey: Peer | undefined = args.portkey ? await startPortkey(simulator.ready.url) : undefined;
   const auth = { authorization: `Bearer ${gateway.ready.token ?? ''}` };
   const messages = [
