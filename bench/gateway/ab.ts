@@ -1,0 +1,97 @@
+/**
+ * A change against its parent, CPU per request (a script, not a test): `run.ts --processes` (each
+ * gateway in a process of its own) started `--runs` times, the rounds of every run pooled, and
+ * the median of each cell compared. On a shared 2-core VM one pair of processes can read +-10%
+ * for identical code for its whole life (where V8 tiers code up, which core it gets): rounds
+ * within a run do not average that out, fresh processes do.
+ *
+ *   node bench/gateway/ab.ts --baseline DIR [--gateway DIR] [--runs 4] [--modes json,stream]
+ *                            [--concurrency 1,16,64] [--rounds 5] [--seconds 3]
+ *
+ * Prints, per mode and concurrency, the pooled median CPU microseconds per request of each and
+ * their ratio, and each run's own ratio (its spread is the noise the pooling removes).
+ */
+import { execFile } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+
+const { values: args } = parseArgs({
+  options: {
+    baseline: { type: 'string' },
+    gateway: { type: 'string' },
+    runs: { type: 'string', default: '4' },
+    modes: { type: 'string', default: 'json' },
+    concurrency: { type: 'string', default: '1,16,64' },
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '3' },
+  },
+});
+if (!args.baseline) throw new Error('--baseline DIR is required');
+
+type Cells = Map<string, { gateway: number[]; baseline: number[] }>;
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+/** One run of run.ts; the rounds it printed (BENCH_VERBOSE), by cell. */
+async function oneRun(): Promise<Cells> {
+  const runArgs = [
+    resolve(import.meta.dirname, 'run.ts'),
+    ...['--phases', 'throughput', '--processes', '--kinds', 'gateway,baseline'],
+    ...['--baseline', args.baseline ?? '', '--modes', args.modes, '--concurrency', args.concurrency],
+    ...['--rounds', args.rounds, '--seconds', args.seconds],
+    ...(args.gateway ? ['--gateway', args.gateway] : []),
+  ];
+  const { stdout } = await promisify(execFile)(process.execPath, runArgs, {
+    env: { ...process.env, BENCH_VERBOSE: '1' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const cells: Cells = new Map();
+  for (const line of stdout.split('\n')) {
+    const match = /^(json|stream) (c=\d+) (gateway|baseline): ([\d ]+)$/.exec(line.trim());
+    if (!match?.[1] || !match[2] || !match[4]) continue;
+    const key = `${match[1]} ${match[2]}`;
+    const cell = cells.get(key) ?? { gateway: [], baseline: [] };
+    cell[match[3] === 'gateway' ? 'gateway' : 'baseline'].push(...match[4].trim().split(/\s+/).map(Number));
+    cells.set(key, cell);
+  }
+  if (cells.size === 0) throw new Error(`run.ts printed no rounds:\n${stdout.slice(-2000)}`);
+  return cells;
+}
+
+async function main(): Promise<void> {
+  const load = loadavg().map((value) => value.toFixed(1));
+  console.log(
+    `CPU per request, ${args.gateway ?? 'this tree'} against ${args.baseline}: ${args.runs} runs of ` +
+      `${args.rounds} rounds x ${args.seconds} s, each gateway in its own process; load ${load.join(' ')}`,
+  );
+  const pooled: Cells = new Map();
+  const perRun = new Map<string, string[]>();
+  for (let run = 0; run < Number(args.runs); run++) {
+    for (const [key, cell] of await oneRun()) {
+      const all = pooled.get(key) ?? { gateway: [], baseline: [] };
+      all.gateway.push(...cell.gateway);
+      all.baseline.push(...cell.baseline);
+      pooled.set(key, all);
+      const ratios = perRun.get(key) ?? [];
+      ratios.push((median(cell.gateway) / median(cell.baseline)).toFixed(2));
+      perRun.set(key, ratios);
+    }
+  }
+  console.log();
+  console.log('| cell | gateway us | baseline us | ratio | each run |');
+  console.log('|---|---:|---:|---:|---|');
+  for (const [key, cell] of pooled) {
+    const [gateway, baseline] = [median(cell.gateway), median(cell.baseline)];
+    const each = (perRun.get(key) ?? []).join(', ');
+    console.log(
+      `| ${key} | ${gateway.toFixed(0)} | ${baseline.toFixed(0)} | ${(gateway / baseline).toFixed(3)} | ${each} |`,
+    );
+  }
+}
+
+await main();
