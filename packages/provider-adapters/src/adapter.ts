@@ -125,6 +125,11 @@ export interface EmbeddingsTranslator {
   buildRequests(request: EmbeddingsRequest, target: EmbeddingsTarget): UpstreamHttpRequest[];
   /** The 2xx answers to `buildRequests`'s requests, in their order; throws AdapterParseError. */
   parseResponses(replies: readonly EmbeddingsReply[], request: EmbeddingsRequest): EmbeddingsResult;
+  /**
+   * The input tokens some of those answers report, summed: undefined when one reports none or
+   * is unreadable. A batch that failed part-way is charged for the calls that answered.
+   */
+  reportedInputTokens(replies: readonly EmbeddingsReply[]): number | undefined;
 }
 
 export interface ProviderAdapter {

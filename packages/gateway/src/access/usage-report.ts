@@ -1,13 +1,23 @@
 /**
  * Spend read from the usage ledger (one row per request that reserved budget), grouped for
- * gatewayctl usage --by and GET /v1/account/usage. One aggregate query: a caller polling its own
- * spend is served by the usage_project_user_time index (project, user, time; migration 0008),
- * a project report by usage_project_time.
+ * gatewayctl usage --by and GET /v1/account/usage. On SQLite one query reads the rows once for
+ * the figures and the meters; on PostgreSQL two aggregates read them (each single pass tried there
+ * was slower: its planner sorted, or building each row's JSON cost more than the second read). A
+ * caller polling its own spend is served by the usage_project_user_time index (project, user,
+ * time; migration 0008), a project report by usage_project_time.
  */
 import type { Meters } from '@app/provider-adapters/model/meters.ts';
-import { type Kysely, sql } from 'kysely';
+import { engineOf } from '@app/db';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import type { GatewayDatabase } from '../db/schema.ts';
-import { addMeters, groupKey, meterTotals } from '../db/usage-meters.ts';
+import {
+  addMeters,
+  type GroupTotals,
+  groupKey,
+  meterTotals,
+  sqliteTotalsQuery,
+  totalsOfGroups,
+} from '../db/usage-meters.ts';
 import type { Period, UsageGrouping } from './usage-period.ts';
 
 export type { UsageGrouping } from './usage-period.ts';
@@ -67,20 +77,16 @@ const KEYS: Readonly<Record<UsageGrouping, readonly string[]>> = {
 
 const keysOf = (groups: readonly UsageGrouping[]) => [...new Set(groups.flatMap((group) => KEYS[group]))];
 
-/** The aggregate query, exposed so a test can check its plan. */
-export function usageQuery(
-  db: Kysely<GatewayDatabase>,
-  filter: UsageFilter,
-  groups: readonly UsageGrouping[],
-) {
+/** The figures' aggregate (PostgreSQL's first query). */
+function figuresQuery(db: Kysely<GatewayDatabase>, filter: UsageFilter, groups: readonly UsageGrouping[]) {
   const by = new Set(groups);
   return filtered(db, filter)
     .select([
       // A request counts once, at its first row (0010's new_request): later attempts (failover,
       // retries) and releases never sent after one add their tokens and cost only.
-      sql<number | string>`coalesce(sum(new_request), 0)`.as('requests'),
-      sql<number | string>`coalesce(sum(prompt_tokens), 0)`.as('input_tokens'),
-      sql<number | string>`coalesce(sum(completion_tokens), 0)`.as('output_tokens'),
+      sql<number | string>`coalesce(sum(new_request), 0)`.as('new_request'),
+      sql<number | string>`coalesce(sum(prompt_tokens), 0)`.as('prompt_tokens'),
+      sql<number | string>`coalesce(sum(completion_tokens), 0)`.as('completion_tokens'),
       sql<number | string>`coalesce(sum(cost_micros), 0)`.as('cost_micros'),
     ])
     .$if(by.has('day'), (q) => q.select(DAY.as('day')).groupBy(DAY).orderBy(DAY))
@@ -91,8 +97,14 @@ export function usageQuery(
     .$if(by.has('token'), (q) => q.select('token_jti').groupBy('token_jti').orderBy('token_jti'));
 }
 
-/** The meters query: the same rows and groups, summed per meter (db/usage-meters.ts). */
-function metersOfGroups(db: Kysely<GatewayDatabase>, filter: UsageFilter, keys: readonly string[]) {
+/** The figures summed per group, by their columns. */
+const FIGURES = ['new_request', 'prompt_tokens', 'completion_tokens', 'cost_micros'] as const;
+
+/** The key columns in the order groups are listed: day, then model, user and token. */
+const ORDER = ['day', 'provider', 'model', 'user_id', 'token_jti'];
+
+/** The key columns and `meters` of the rows of `filter`, with the figures' columns if asked. */
+function keyedRows(db: Kysely<GatewayDatabase>, filter: UsageFilter, keys: readonly string[]) {
   const columns = {
     day: DAY.as('day'),
     provider: sql.ref<string>('provider').as('provider'),
@@ -101,10 +113,48 @@ function metersOfGroups(db: Kysely<GatewayDatabase>, filter: UsageFilter, keys: 
     token_jti: sql.ref<string>('token_jti').as('token_jti'),
   } as const;
   const selected = keys.map((key) => columns[key as keyof typeof columns]);
-  return meterTotals(db, filtered(db, filter).select([...selected, 'meters']), keys);
+  return filtered(db, filter).select([...selected, 'meters']);
 }
 
-const count = (value: number | string | bigint | null | undefined): number => Number(value ?? 0);
+/** The report's query, exposed so a test can check its plan (on PostgreSQL, the figures' one). */
+export function usageQuery(
+  db: Kysely<GatewayDatabase>,
+  filter: UsageFilter,
+  groups: readonly UsageGrouping[],
+): { compile(): CompiledQuery; execute(): Promise<GroupTotals[]> } {
+  const keys = keysOf(groups);
+  if (engineOf(db) === 'postgres') {
+    const figures = figuresQuery(db, filter, groups);
+    return { compile: () => figures.compile(), execute: () => bothQueries(db, filter, groups) };
+  }
+  const rows = keyedRows(db, filter, keys).select([...FIGURES]);
+  const order = ORDER.filter((key) => keys.includes(key));
+  const query = sqliteTotalsQuery(rows, keys, FIGURES, order);
+  return {
+    compile: () => query.compile(db),
+    execute: async () => totalsOfGroups((await query.execute(db)).rows, keys, FIGURES),
+  };
+}
+
+/** PostgreSQL: the figures' and the meters' aggregates, at once on two connections. */
+async function bothQueries(
+  db: Kysely<GatewayDatabase>,
+  filter: UsageFilter,
+  groups: readonly UsageGrouping[],
+): Promise<GroupTotals[]> {
+  const keys = keysOf(groups);
+  const [rows, meters] = await Promise.all([
+    figuresQuery(db, filter, groups).execute(),
+    meterTotals(db, keyedRows(db, filter, keys), keys),
+  ]);
+  return rows.map((row: Readonly<Record<string, unknown>>) => ({
+    keys: Object.fromEntries(keys.map((key) => [key, row[key]])),
+    figures: Object.fromEntries(FIGURES.map((name) => [name, count(row[name])])),
+    meters: meters.get(groupKey(keys.map((key) => row[key]))) ?? {},
+  }));
+}
+
+const count = (value: unknown): number => Number(value ?? 0);
 
 /** The groups of `filter`'s rows, ordered by their keys; without groupings, one total row. */
 export async function usageRows(
@@ -112,36 +162,27 @@ export async function usageRows(
   filter: UsageFilter,
   groups: readonly UsageGrouping[],
 ): Promise<UsageRow[]> {
-  const keys = keysOf(groups);
-  const [rows, meters] = await Promise.all([
-    usageQuery(db, filter, groups).execute(),
-    metersOfGroups(db, filter, keys),
-  ]);
-  const metersOf = (row: Readonly<Record<string, unknown>>) =>
-    meters.get(groupKey(keys.map((key) => row[key]))) ?? {};
-  return rows
-    .filter((row) => groups.length > 0 || count(row.requests) > 0)
-    .map((row) => ({
-      ...(row.day === undefined ? {} : { day: row.day }),
-      ...(row.provider === undefined ? {} : { provider: row.provider, model: row.model ?? null }),
-      ...(row.token_jti === undefined ? {} : { tokenJti: row.token_jti }),
+  const found = await usageQuery(db, filter, groups).execute();
+  return found
+    .filter((group) => groups.length > 0 || count(group.figures.new_request) > 0)
+    .map(({ keys: row, figures: sums, meters }) => ({
+      ...(row.day === undefined ? {} : { day: row.day as string }),
+      ...(row.provider === undefined
+        ? {}
+        : { provider: row.provider as string, model: (row.model ?? null) as string | null }),
+      ...(row.token_jti === undefined ? {} : { tokenJti: row.token_jti as string }),
       ...(row.user_id === undefined ? {} : { userId: count(row.user_id) }),
-      requests: count(row.requests),
-      ...figures(row, metersOf(row)),
+      requests: count(sums.new_request),
+      ...figures(sums, meters),
     }));
 }
 
-type Sum = number | string | bigint;
-
-function figures(
-  row: { readonly input_tokens: Sum; readonly output_tokens: Sum; readonly cost_micros: Sum },
-  meters: Meters,
-) {
+function figures(sums: Readonly<Record<string, number>>, meters: Meters) {
   return {
-    inputTokens: count(row.input_tokens),
+    inputTokens: count(sums.prompt_tokens),
     cachedInputTokens: meters.cached_input ?? 0,
-    outputTokens: count(row.output_tokens),
-    costMicros: count(row.cost_micros),
+    outputTokens: count(sums.completion_tokens),
+    costMicros: count(sums.cost_micros),
     meters,
   };
 }

@@ -52,11 +52,8 @@ export const AlertsConfigSchema = Type.Object(
 
 export type AlertsConfig = Static<typeof AlertsConfigSchema>;
 
-/**
- * What a webhook URL may be and reach. A bare `allowHttp` (the dashboard's) does not refuse, when
- * the URL is set, the private hosts it lets http reach; deliveries still check `allowPrivate`.
- */
-export type WebhookPolicy = Pick<AlertsConfig, 'allowHttp' | 'allowPrivate'> | AlertsConfig['allowHttp'];
+/** What a webhook URL may be and reach, checked alike by gatewayctl and the dashboard. */
+export type WebhookPolicy = Pick<AlertsConfig, 'allowHttp' | 'allowPrivate'>;
 
 export const ALERTS_ENV: EnvMapping = {
   checkMs: 'GATEWAY_ALERT_CHECK_MS',

@@ -70,7 +70,7 @@ export function checkWebhookUrl(text: string, policy: WebhookPolicy): string {
   }
   if (text.length > MAX_URL_LENGTH) refuse(`is longer than ${MAX_URL_LENGTH} characters`);
   if (url.username !== '' || url.password !== '') refuse('may not contain a user name or password');
-  const allowHttp = typeof policy === 'string' ? policy : policy.allowHttp;
+  const { allowHttp, allowPrivate } = policy;
   const httpAllowed = allowHttp === 'any' || (allowHttp === 'loopback' && LOOPBACK_HOSTS.has(url.hostname));
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed))
     refuse(
@@ -78,8 +78,6 @@ export function checkWebhookUrl(text: string, policy: WebhookPolicy): string {
         ? 'must use https (http only to localhost)'
         : 'must use https (GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP allows http)',
     );
-  // A bare allowHttp (the dashboard's) keeps the earlier rule: hosts http may reach are not refused.
-  const allowPrivate = typeof policy === 'string' ? httpAllowed : policy.allowPrivate;
   const internal = isIpLiteral(url.hostname) ? !isPublicAddress(url.hostname) : isLoopbackName(url.hostname);
   if (internal && !allowPrivate)
     refuse(

@@ -3,7 +3,7 @@ import type { Redis } from '@app/db';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { User } from '../access/admin.ts';
-import type { AlertsConfig } from '../alerts/config.ts';
+import type { WebhookPolicy } from '../alerts/config.ts';
 import type { TokenPolicy } from '../access/admin-tokens.ts';
 import type { SigningKeys } from '../access/keys.ts';
 import type { Ledger } from '../contracts.ts';
@@ -29,8 +29,11 @@ export interface DashboardContext {
   readonly tokensPerMinute: number;
   readonly sessionMaxAgeMs: number;
   readonly redis?: Redis;
-  /** Which webhook URLs of budget alerts are accepted (GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP). */
-  readonly alertWebhooks: { readonly allowHttp: AlertsConfig['allowHttp'] };
+  /**
+   * Which webhook URLs of budget alerts are accepted (GATEWAY_ALERT_WEBHOOK_ALLOW_HTTP and
+   * _ALLOW_PRIVATE): the policy gatewayctl checks them with, so both accept the same URLs.
+   */
+  readonly alertWebhooks: WebhookPolicy;
 }
 
 export const COOKIES = {

@@ -93,7 +93,7 @@ export async function mountWeb(app: FastifyInstance, deps: WebDeps): Promise<voi
       publicBase,
       secureCookies: config.publicUrl?.startsWith('https://') ?? false,
       env: deps.env,
-      alertWebhooks: { allowHttp: config.alerts.allowHttp },
+      alertWebhooks: { allowHttp: config.alerts.allowHttp, allowPrivate: config.alerts.allowPrivate },
       ...(devIdp ? { devIdp } : {}),
     }),
   );

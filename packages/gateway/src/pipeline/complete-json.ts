@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import { TransportError } from '../upstream/index.ts';
 import { appliedState } from './applied.ts';
 import { failureFromTransport } from './failures.ts';
-import type { CallOutcome } from './call-outcome.ts';
+import type { CallOutcome, Produced } from './call-outcome.ts';
 import type { UpstreamCall } from './upstream-call.ts';
 
 /** Characters of generated text, for estimating output tokens when the upstream sent no usage. */
@@ -25,15 +25,16 @@ function generatedChars(response: ModelResponse): number {
 /**
  * The end of a call whose exchange with the upstream threw: undefined when the client went away
  * (the upstream had the request, so it is charged; nothing was produced for the client), else
- * the error thrown, a transport failure as the attempt's failure (failover may follow).
+ * the error thrown, a transport failure as the attempt's failure (failover may follow), charged
+ * for what it `produced` before (the answered requests of a batch) as CallOutcome.failed does.
  */
-export function endOnSendError(outcome: CallOutcome, error: unknown): undefined {
+export function endOnSendError(outcome: CallOutcome, error: unknown, produced?: Produced): undefined {
   if (isAppError(error) || !(error instanceof TransportError)) throw error;
   if (error.kind === 'aborted') {
     outcome.clientLeft();
     return undefined;
   }
-  throw outcome.failed(failureFromTransport(error));
+  throw outcome.failed(failureFromTransport(error), produced);
 }
 
 /** An upstream answer the adapter cannot read fails the attempt as a 502; other errors pass. */

@@ -4,7 +4,7 @@
  * (its deadline, the client's connection), and the outcome that ends it (see call-outcome.ts).
  */
 import type { AppError } from '@app/http-kit';
-import type { ProviderAdapter, UpstreamHttpRequest, WireApi } from '@app/provider-adapters';
+import type { ProviderAdapter, UpstreamFailure, UpstreamHttpRequest, WireApi } from '@app/provider-adapters';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { RoutePlan, Selection } from '../contracts.ts';
 import type { Upstream, UpstreamResponse } from '../upstream/index.ts';
@@ -65,10 +65,14 @@ export class UpstreamCall {
     }
   }
 
-  /** A non-2xx answer: the adapter reads its (bounded) body and says what it means. */
+  /** A non-2xx answer ends the call: the adapter reads its (bounded) body and says what it means. */
   async failFromResponse(response: UpstreamResponse): Promise<AppError> {
+    return this.init.outcome.failed(await this.failureOf(response));
+  }
+
+  /** What a non-2xx answer means, without ending the call (a batch waits for its other requests). */
+  async failureOf(response: UpstreamResponse): Promise<UpstreamFailure> {
     const body = await response.text(this.init.upstream.config.maxErrorBodyBytes).catch(() => '');
-    const failure = this.init.adapter.mapError({ status: response.status, headers: response.headers, body });
-    return this.init.outcome.failed(failure);
+    return this.init.adapter.mapError({ status: response.status, headers: response.headers, body });
   }
 }

@@ -18,6 +18,7 @@ import {
   numberVector,
   replyObject,
   textInputs,
+  sumReported,
   usageOf,
 } from '../embeddings/batches.ts';
 import { isJsonObject } from '../json.ts';
@@ -105,4 +106,5 @@ export const bedrockEmbeddings: EmbeddingsTranslator = {
       ),
     };
   },
+  reportedInputTokens: (replies) => sumReported(replies, (reply) => answerOf(reply).tokens),
 };

@@ -72,6 +72,17 @@ export function runEmbeddingsConformance(adapter: ProviderAdapter, fixtures: Emb
       assert.deepEqual(result.usage, { meters: { input: tokens }, inputTokens: tokens, estimated: false });
     });
 
+    test('the input tokens of some of the answers (a batch that failed part-way) are theirs alone', () => {
+      assert.ok(translator);
+      const max = translator.maxInputsPerCall(target.upstreamModel);
+      const inputs = texts(2 * max + 1);
+      const calls = translator.buildRequests(request(inputs), target);
+      const answered = calls.slice(0, -1);
+      const tokens = answered.flatMap(fixtures.textsOf).reduce((sum, text) => sum + tokensOf(text), 0);
+      assert.equal(translator.reportedInputTokens(answered.map(fixtures.answer)), tokens);
+      assert.equal(translator.reportedInputTokens([{ body: 'not json', headers: {} }]), undefined);
+    });
+
     test('the documented example answer parses', () => {
       assert.ok(translator);
       const result = translator.parseResponses([fixtures.example.reply], request(['Hello world']));

@@ -104,6 +104,26 @@ export function checkRequest(request: EmbeddingsRequest): void {
     throw new AdapterRequestError('dimensions must be a positive integer.');
 }
 
+/** The counts `countOf` reads from `replies`, summed; undefined when one is missing or unreadable. */
+export function sumReported(
+  replies: readonly EmbeddingsReply[],
+  countOf: (reply: EmbeddingsReply) => number | undefined,
+): number | undefined {
+  let tokens = 0;
+  for (const reply of replies) {
+    let count: number | undefined;
+    try {
+      count = countOf(reply);
+    } catch (error) {
+      if (error instanceof AdapterParseError) return undefined;
+      throw error;
+    }
+    if (count === undefined) return undefined;
+    tokens += count;
+  }
+  return tokens;
+}
+
 /** The counts the upstream reported, summed; estimated for the whole request if one is missing. */
 export function usageOf(
   counts: readonly (number | undefined)[],

@@ -12,9 +12,10 @@ import {
   numberVector,
   replyObject,
   textInputs,
+  sumReported,
   usageOf,
 } from '../embeddings/batches.ts';
-import { isJsonObject } from '../json.ts';
+import { isJsonObject, type JsonObject } from '../json.ts';
 import type { EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
 
 export const GEMINI_MAX_INPUTS = 100;
@@ -48,10 +49,16 @@ export const geminiEmbeddings: EmbeddingsTranslator = {
         const values = isJsonObject(item) ? item.values : undefined;
         vectors.push(numberVector(values, `embeddings[${index}].values`));
       });
-      const count = isJsonObject(body.usageMetadata) ? body.usageMetadata.promptTokenCount : undefined;
-      counts.push(typeof count === 'number' ? count : undefined);
+      counts.push(promptTokenCount(body));
     }
     checkCount(vectors, request);
     return { vectors, usage: usageOf(counts, request) };
   },
+  reportedInputTokens: (replies) =>
+    sumReported(replies, (reply) => promptTokenCount(replyObject(reply, 'batchEmbedContents'))),
 };
+
+function promptTokenCount(body: JsonObject): number | undefined {
+  const count = isJsonObject(body.usageMetadata) ? body.usageMetadata.promptTokenCount : undefined;
+  return typeof count === 'number' ? count : undefined;
+}

@@ -11,10 +11,11 @@ import {
   boundedChunks,
   numberVector,
   replyObject,
+  sumReported,
   usageOf,
 } from '../embeddings/batches.ts';
 import { decodeFloat32Base64 } from '../embeddings/openai-encoding.ts';
-import { isJsonObject } from '../json.ts';
+import { isJsonObject, type JsonObject } from '../json.ts';
 import type { EmbeddingInput, EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
 
 export const OPENAI_MAX_INPUTS = 2048;
@@ -74,13 +75,19 @@ export function openAIEmbeddings(route: EmbeddingsRoute): EmbeddingsTranslator {
         if (!Array.isArray(body.data)) throw new AdapterParseError('The embeddings answer has no data.');
         const items = body.data.map(vectorOf).sort((a, b) => a.index - b.index);
         for (const item of items) vectors.push(item.vector);
-        const usage = isJsonObject(body.usage) ? body.usage.prompt_tokens : undefined;
-        counts.push(typeof usage === 'number' ? usage : undefined);
+        counts.push(promptTokens(body));
       }
       checkCount(vectors, request);
       return { vectors, usage: usageOf(counts, request) };
     },
+    reportedInputTokens: (replies) =>
+      sumReported(replies, (reply) => promptTokens(replyObject(reply, 'embeddings'))),
   };
+}
+
+function promptTokens(body: JsonObject): number | undefined {
+  const usage = isJsonObject(body.usage) ? body.usage.prompt_tokens : undefined;
+  return typeof usage === 'number' ? usage : undefined;
 }
 
 /** OpenAI itself and OpenAI-compatible servers: `<baseUrl>/embeddings`, the offer's model. */

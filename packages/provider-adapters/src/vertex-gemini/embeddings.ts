@@ -13,10 +13,11 @@ import {
   numberVector,
   replyObject,
   textInputs,
+  sumReported,
   usageOf,
 } from '../embeddings/batches.ts';
 import { isJsonObject } from '../json.ts';
-import type { EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
+import type { EmbeddingsReply, EmbeddingsRequest, EmbeddingsTarget } from '../model/embeddings.ts';
 import { vertexModelUrl } from './model-url.ts';
 
 /** Models taking a single instance per predict call; the others take VERTEX_MAX_INPUTS. */
@@ -73,4 +74,18 @@ export const vertexGeminiEmbeddings: EmbeddingsTranslator = {
     checkCount(vectors, request);
     return { vectors, usage: usageOf(counts, request) };
   },
+  reportedInputTokens: (replies) => sumReported(replies, predictionTokens),
 };
+
+/** The token counts of one answer's predictions, summed; undefined when one has none. */
+function predictionTokens(reply: EmbeddingsReply): number | undefined {
+  const body = replyObject(reply, 'predict');
+  if (!Array.isArray(body.predictions)) throw new AdapterParseError('The predict answer has no predictions.');
+  let tokens = 0;
+  for (const [index, item] of body.predictions.entries()) {
+    const count = prediction(item, index).tokens;
+    if (count === undefined) return undefined;
+    tokens += count;
+  }
+  return tokens;
+}

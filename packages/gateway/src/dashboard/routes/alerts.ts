@@ -24,7 +24,7 @@ export function alertRoutes(app: FastifyInstance, ctx: DashboardContext): void {
     const view = await administeredProject(ctx, viewer, slug);
     const [thresholds, webhookUrl] = [field(request.body, 'thresholds'), field(request.body, 'webhook')];
     try {
-      const { newSecret } = await setAlertSettings(ctx.db, ctx.alertWebhooks.allowHttp, {
+      const { newSecret } = await setAlertSettings(ctx.db, ctx.alertWebhooks, {
         slug: view.slug,
         thresholds,
         webhookUrl,

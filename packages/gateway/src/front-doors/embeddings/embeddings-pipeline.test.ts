@@ -9,7 +9,12 @@ import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { setAllocation, setRateLimits } from '../../access/admin.ts';
-import { type ChatTestApp, scriptedDeveloper, startChatApp } from '../chat-completions/testing.ts';
+import {
+  type ChatTestApp,
+  scriptedDeveloper,
+  startChatApp,
+  type UpstreamScript,
+} from '../chat-completions/testing.ts';
 
 interface Answer {
   data: { index: number; embedding: number[] }[];
@@ -162,4 +167,72 @@ test('stickiness: the provider chosen first keeps serving the user the model fam
     payload: { model: 'gpt-5.4-mini', messages: [{ role: 'user', content: 'hi' }] },
   });
   assert.match(String(fresh.headers['x-gateway-applied']), /provider=cloud_c/, 'another family: fresh');
+});
+
+describe('a split batch whose third call fails after two answered', () => {
+  const TOKENS_A_CALL = 30_000;
+  /**
+   * Nineteen texts of 30 kB (under the model's 8,192 tokens each): OpenAI takes 300,000 tokens a
+   * request by the gateway's bound of one per byte, so they are three calls (9, 9 and 1 texts).
+   */
+  const input = Array.from({ length: 19 }, (_, i) => `${i} ${'x'.repeat(30_000)}`);
+  let failAt = 0;
+  const script: UpstreamScript = (response, hit) => {
+    if (hit === failAt) {
+      response.writeHead(503, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: { message: 'overloaded', type: 'server_error' } }));
+      return;
+    }
+    const data = [0, 1].map((index) => ({ object: 'embedding', index, embedding: [0.5, 0.25] }));
+    const usage = { prompt_tokens: TOKENS_A_CALL, total_tokens: TOKENS_A_CALL };
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ object: 'list', data, model: 'text-embedding-3-small', usage }));
+  };
+
+  /** The ledger row of a developer call that answered `tokens`, one call alone: the oracle of the charge. */
+  async function answeredAlone(gw: ChatTestApp, rows: number) {
+    const reference = await embed(gw, { model: 'text-embedding-3-small@developer', input: ['a', 'b'] });
+    assert.equal(reference.statusCode, 200, reference.body);
+    return (await gw.settledUsage(rows)).at(-1);
+  }
+
+  test('the failed attempt is charged the answered calls, and the request fails over', async (t) => {
+    const { app: gw, hits } = await scriptedDeveloper(t, script, { developer: 10, cloud_c: 1 });
+    failAt = 3;
+    const response = await embed(gw, { model: 'text-embedding-3-small', input });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(hits(), 3, 'three calls sent to developer');
+    assert.match(String(response.headers['x-gateway-applied']), /provider=cloud_c/);
+    assert.equal(response.json<Answer>().data.length, input.length);
+    const [failed, served] = await gw.settledUsage(2);
+    assert.deepEqual(
+      [failed?.provider, failed?.status, served?.provider, served?.status],
+      ['developer', 'error', 'cloud_c', 'ok'],
+    );
+    assert.equal(failed?.prompt_tokens, 2 * TOKENS_A_CALL);
+    assert.deepEqual(JSON.parse(String(failed?.meters)), { input: 2 * TOKENS_A_CALL });
+    assert.ok(served && served.cost_micros > 0);
+    failAt = 0;
+    const alone = await answeredAlone(gw, 3);
+    assert.equal(alone?.prompt_tokens, TOKENS_A_CALL);
+    // The price is linear: two calls' tokens cost what two single calls of them cost (rounded up).
+    assert.ok(failed && alone);
+    assert.ok(failed.cost_micros > alone.cost_micros, `${failed.cost_micros} > ${alone.cost_micros}`);
+    assert.ok(failed.cost_micros <= 2 * alone.cost_micros);
+  });
+
+  test('without another provider the client gets the upstream error, and the answered calls are charged', async (t) => {
+    const { app: gw } = await scriptedDeveloper(t, script, { developer: 10 });
+    failAt = 1;
+    const single = await embed(gw, { model: 'text-embedding-3-small', input: 'a' });
+    failAt = 4; // the batch's third call (hits 2, 3 and 4)
+    const split = await embed(gw, { model: 'text-embedding-3-small', input });
+    assert.equal(single.statusCode, 503, single.body);
+    assert.deepEqual([split.statusCode, split.json()], [single.statusCode, single.json()]);
+    const [released, charged] = await gw.settledUsage(2);
+    assert.deepEqual([released?.status, released?.cost_micros], ['error', 0], 'nothing answered: released');
+    assert.equal(charged?.status, 'error');
+    assert.equal(charged?.prompt_tokens, 2 * TOKENS_A_CALL);
+    assert.ok(charged && charged.cost_micros > 0);
+  });
 });
