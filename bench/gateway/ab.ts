@@ -6,7 +6,7 @@
  * within a run do not average that out, fresh processes do.
  *
  *   node bench/gateway/ab.ts --baseline DIR [--gateway DIR] [--runs 4] [--modes json,stream]
- *                            [--concurrency 1,16,64] [--rounds 5] [--seconds 3]
+ *                            [--concurrency 1,16,64] [--rounds 5] [--seconds 3] [--warmup-seconds 3]
  *
  * Prints, per mode and concurrency, the pooled median CPU microseconds per request of each and
  * their ratio, and each run's own ratio (its spread is the noise the pooling removes).
@@ -25,6 +25,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '1,16,64' },
     rounds: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '3' },
+    'warmup-seconds': { type: 'string', default: '3' },
   },
 });
 if (!args.baseline) throw new Error('--baseline DIR is required');
@@ -43,7 +44,7 @@ async function oneRun(): Promise<Cells> {
     resolve(import.meta.dirname, 'run.ts'),
     ...['--phases', 'throughput', '--processes', '--kinds', 'gateway,baseline'],
     ...['--baseline', args.baseline ?? '', '--modes', args.modes, '--concurrency', args.concurrency],
-    ...['--rounds', args.rounds, '--seconds', args.seconds],
+    ...['--rounds', args.rounds, '--seconds', args.seconds, '--warmup-seconds', args['warmup-seconds']],
     ...(args.gateway ? ['--gateway', args.gateway] : []),
   ];
   const { stdout } = await promisify(execFile)(process.execPath, runArgs, {
