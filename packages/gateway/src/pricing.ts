@@ -42,11 +42,14 @@ function compile(rates: MeterRates): CompiledRates {
   let known = COMPILED.get(rates);
   if (known === undefined) {
     const micros = new Map<string, number>();
+    let dearestPrompt: string = METERS.input;
+    let highest = microsPerUnit(rates, dearestPrompt);
     for (const name of Object.keys(METER_REGISTRY)) {
       const rate = microsPerUnit(rates, name);
       if (rate !== 0) micros.set(name, rate);
+      if (meterClass(name) === 'prompt' && rate > highest) [dearestPrompt, highest] = [name, rate];
     }
-    known = { micros, dearestPrompt: dearestPromptMeter(rates) };
+    known = { micros, dearestPrompt };
     COMPILED.set(rates, known);
   }
   return known;
@@ -79,14 +82,7 @@ export function reservationMicros(
 
 /** The prompt meter these rates charge most for (`input` when none is dearer). */
 export function dearestPromptMeter(rates: MeterRates): string {
-  let dearest: string = METERS.input;
-  let highest = microsPerUnit(rates, dearest);
-  for (const name in rates) {
-    if (meterClass(name) !== 'prompt') continue;
-    const rate = microsPerUnit(rates, name);
-    if (rate > highest) [dearest, highest] = [name, rate];
-  }
-  return dearest;
+  return compile(rates).dearestPrompt;
 }
 
 /** The rate of a meter in micros per unit: its own, else its fallback's; unknown meters 0. */
