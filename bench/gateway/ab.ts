@@ -15,6 +15,7 @@ import { execFile } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { median } from './measure.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,12 +32,6 @@ const { values: args } = parseArgs({
 if (!args.baseline) throw new Error('--baseline DIR is required');
 
 type Cells = Map<string, { gateway: number[]; baseline: number[] }>;
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
 
 /** One run of run.ts; the rounds it printed (BENCH_VERBOSE), by cell. */
 async function oneRun(): Promise<Cells> {

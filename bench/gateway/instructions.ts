@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
-import { once, type Target, target } from './measure.ts';
+import { median, once, type Target, target } from './measure.ts';
 import type { GatewayRole, Ready } from './servers.ts';
 import { spawnServer } from './spawn.ts';
 
@@ -196,12 +196,6 @@ async function compilerInstructions(dump: string): Promise<number> {
 }
 
 const format = (value: number) => Math.round(value).toLocaleString('en');
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
 
 async function main(): Promise<void> {
   const simulator = await spawnServer({ role: 'simulator' });
