@@ -21,7 +21,8 @@ import { COST_HEADER, requestCostMicros, usdDecimal, usdOf } from './answer-cost
 import { completeJson } from './complete-json.ts';
 import type { ClientRequest } from './prepare-call.ts';
 import { runCall } from './run-call.ts';
-import { respondStream, type StreamDialect } from './stream-session.ts';
+import type { StreamDialect } from './stream-dialect.ts';
+import { respondStream } from './stream-session.ts';
 import type { UpstreamCall } from './upstream-call.ts';
 
 type Headers = Readonly<Record<string, string | string[] | undefined>>;

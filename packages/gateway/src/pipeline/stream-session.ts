@@ -16,41 +16,16 @@ import { appliedState } from './applied.ts';
 import { requestCostMicros, usdOf } from './answer-cost.ts';
 import type { Produced } from './call-outcome.ts';
 import { failureFromTransport } from './failures.ts';
+import {
+  CONTENT,
+  type CostNow,
+  generatedChars,
+  KEEP_ALIVE,
+  type NativeEvent,
+  SSE_HEADERS,
+  type StreamDialect,
+} from './stream-dialect.ts';
 import type { UpstreamCall } from './upstream-call.ts';
-
-export type NativeEvent = Extract<StreamEvent, { type: 'native' }>;
-
-/**
- * The request's cost in US dollars once the stream's usage is known (undefined before): what
- * the ledger will charge, for the chunk or event that carries the usage (see answer-cost.ts).
- */
-export type CostNow = () => number | undefined;
-
-/** How one client API writes a stream. */
-export interface StreamDialect {
-  /** An event of the upstream's own API (same API as the client's): wire text and generated characters. */
-  native(event: NativeEvent, cost: CostNow): { readonly text: string; readonly chars: number };
-  /** An event of the internal model as wire text ('' for events the API does not show). */
-  encode(event: StreamEvent, cost: CostNow): string;
-  /** What ends a complete stream after the last event (e.g. `data: [DONE]`). */
-  readonly terminator: string;
-  /** A stream the upstream ended without its end marker still counts as complete once usage came. */
-  readonly completeOnUsage: boolean;
-  errorEvent(error: AppError): string;
-  /**
-   * The response headers and what is written while the upstream is silent, when the API does
-   * not stream server-sent events (Gemini's JSON array): SSE's and a comment otherwise.
-   */
-  readonly framing?: { readonly headers: Readonly<Record<string, string>>; readonly keepAlive: string };
-}
-
-const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  // Reverse proxies (nginx) must not buffer the stream.
-  'x-accel-buffering': 'no',
-} as const;
-const KEEP_ALIVE = ': keep-alive\n\n';
 
 type Settled = { readonly response: UpstreamResponse } | { readonly error: unknown };
 
@@ -91,26 +66,6 @@ export async function respondStream(
   session.keepAlive();
   session.track(session.pump(first.response));
   return session.started;
-}
-
-/** Events that are the answer itself: once one is sent, the stream belongs to this attempt. */
-const CONTENT: ReadonlySet<StreamEvent['type']> = new Set([
-  'text',
-  'citation',
-  'thinking',
-  'redacted_thinking',
-  'tool_call_start',
-  'tool_call_delta',
-  'server_tool',
-  'finish',
-]);
-
-/** Characters of generated text in an internal event (the estimate when usage never comes). */
-function generatedChars(event: StreamEvent): number {
-  if (event.type === 'text') return event.text.length;
-  if (event.type === 'thinking') return event.text?.length ?? 0;
-  if (event.type === 'tool_call_delta') return event.arguments.length;
-  return 0;
 }
 
 class StreamSession {

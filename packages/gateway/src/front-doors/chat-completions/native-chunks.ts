@@ -8,7 +8,7 @@
  */
 import { isJsonObject, type JsonObject } from '@app/provider-adapters';
 import { withCost } from '../../pipeline/answer-cost.ts';
-import type { CostNow } from '../../pipeline/stream-session.ts';
+import type { CostNow } from '../../pipeline/stream-dialect.ts';
 
 export function shapeNativeChunk(
   data: JsonObject,

@@ -6,7 +6,7 @@
 import { openAIChat } from '@app/provider-adapters';
 import { withCost } from '../../pipeline/answer-cost.ts';
 import { sseErrorEvent } from '../../pipeline/failures.ts';
-import type { StreamDialect } from '../../pipeline/stream-session.ts';
+import type { StreamDialect } from '../../pipeline/stream-dialect.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import { wantsUsage } from './inputs.ts';
 import { chunkChars, shapeNativeChunk } from './native-chunks.ts';

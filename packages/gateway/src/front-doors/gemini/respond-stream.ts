@@ -7,7 +7,7 @@
 import { gemini, isJsonObject, type JsonObject } from '@app/provider-adapters';
 import type { AppError } from '@app/http-kit';
 import { withCost } from '../../pipeline/answer-cost.ts';
-import type { CostNow, NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
+import type { CostNow, NativeEvent, StreamDialect } from '../../pipeline/stream-dialect.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import { googleErrorBody, googleErrorMessage } from './google-errors.ts';
 import { bodyOf } from './inputs.ts';

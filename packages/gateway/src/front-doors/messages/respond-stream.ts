@@ -6,7 +6,7 @@
  */
 import { anthropicMessages, isJsonObject, type JsonObject } from '@app/provider-adapters';
 import { withCost } from '../../pipeline/answer-cost.ts';
-import type { CostNow, NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
+import type { CostNow, NativeEvent, StreamDialect } from '../../pipeline/stream-dialect.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import { anthropicErrorEvent } from './anthropic-errors.ts';
 import { messageId } from './respond-json.ts';

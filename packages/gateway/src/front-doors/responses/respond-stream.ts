@@ -6,7 +6,7 @@
  */
 import { isJsonObject, type JsonObject, openAIResponses } from '@app/provider-adapters';
 import { withCost } from '../../pipeline/answer-cost.ts';
-import type { CostNow, NativeEvent, StreamDialect } from '../../pipeline/stream-session.ts';
+import type { CostNow, NativeEvent, StreamDialect } from '../../pipeline/stream-dialect.ts';
 import type { UpstreamCall } from '../../pipeline/upstream-call.ts';
 import type { ResponsesRequestBody } from './request-schema.ts';
 import { responseEnvelope } from './respond-json.ts';
