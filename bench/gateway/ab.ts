@@ -3,7 +3,9 @@
  * gateway in a process of its own) started `--runs` times, the rounds of every run pooled, and
  * the median of each cell compared. On a shared 2-core VM one pair of processes can read +-10%
  * for identical code for its whole life (where V8 tiers code up, which core it gets): rounds
- * within a run do not average that out, fresh processes do.
+ * within a run do not average that out, fresh processes do. Every other run swaps the two
+ * versions' places in run.ts (which starts, warms and measures them in a fixed order), so that
+ * order's own bias cancels; use an even `--runs`.
  *
  *   node bench/gateway/ab.ts --baseline DIR [--gateway DIR] [--runs 4] [--modes json,stream]
  *                            [--concurrency 1,16,64] [--rounds 5] [--seconds 3] [--warmup-seconds 3]
@@ -33,14 +35,24 @@ if (!args.baseline) throw new Error('--baseline DIR is required');
 
 type Cells = Map<string, { gateway: number[]; baseline: number[] }>;
 
-/** One run of run.ts; the rounds it printed (BENCH_VERBOSE), by cell. */
-async function oneRun(): Promise<Cells> {
+const THIS_REPOSITORY = resolve(import.meta.dirname, '../..');
+
+/**
+ * One run of run.ts; the rounds it printed (BENCH_VERBOSE), by cell. `swapped` runs the
+ * baseline in run.ts's gateway slot and this change in its baseline slot (the rounds are
+ * filed back under their own side): the slots are started and warmed in a fixed order, and
+ * one version against itself read 1.07 at c=16 with it always in the same slot.
+ */
+async function oneRun(swapped: boolean): Promise<Cells> {
+  const change = args.gateway ?? THIS_REPOSITORY;
+  const baseline = args.baseline ?? '';
+  const [inGatewaySlot, inBaselineSlot] = swapped ? [baseline, change] : [change, baseline];
   const runArgs = [
     resolve(import.meta.dirname, 'run.ts'),
     ...['--phases', 'throughput', '--processes', '--kinds', 'gateway,baseline'],
-    ...['--baseline', args.baseline ?? '', '--modes', args.modes, '--concurrency', args.concurrency],
+    ...['--gateway', inGatewaySlot, '--baseline', inBaselineSlot],
+    ...['--modes', args.modes, '--concurrency', args.concurrency],
     ...['--rounds', args.rounds, '--seconds', args.seconds, '--warmup-seconds', args['warmup-seconds']],
-    ...(args.gateway ? ['--gateway', args.gateway] : []),
   ];
   const { stdout } = await promisify(execFile)(process.execPath, runArgs, {
     env: { ...process.env, BENCH_VERBOSE: '1' },
@@ -52,7 +64,8 @@ async function oneRun(): Promise<Cells> {
     if (!match?.[1] || !match[2] || !match[4]) continue;
     const key = `${match[1]} ${match[2]}`;
     const cell = cells.get(key) ?? { gateway: [], baseline: [] };
-    cell[match[3] === 'gateway' ? 'gateway' : 'baseline'].push(...match[4].trim().split(/\s+/).map(Number));
+    const side = (match[3] === 'gateway') !== swapped ? 'gateway' : 'baseline';
+    cell[side].push(...match[4].trim().split(/\s+/).map(Number));
     cells.set(key, cell);
   }
   if (cells.size === 0) throw new Error(`run.ts printed no rounds:\n${stdout.slice(-2000)}`);
@@ -68,7 +81,7 @@ async function main(): Promise<void> {
   const pooled: Cells = new Map();
   const perRun = new Map<string, string[]>();
   for (let run = 0; run < Number(args.runs); run++) {
-    for (const [key, cell] of await oneRun()) {
+    for (const [key, cell] of await oneRun(run % 2 === 1)) {
       const all = pooled.get(key) ?? { gateway: [], baseline: [] };
       all.gateway.push(...cell.gateway);
       all.baseline.push(...cell.baseline);

@@ -109,8 +109,10 @@ export async function throughputPhase(setup: ThroughputSetup): Promise<Rates> {
     }
     for (const c of concurrency) {
       const runs: Partial<Record<Kind, { rate: number; cpu: number }[]>> = {};
+      // Odd rounds go in reverse order: whoever is measured first after a pause (or right after
+      // the warm-up) reads differently, and in one fixed order the same code read 5-7% apart.
       for (let round = 0; round < rounds; round++)
-        for (const kind of kinds) {
+        for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
           const t = targets[kind];
           if (t) (runs[kind] ??= []).push(await cell(t, c, servers[kind], seconds));
         }
