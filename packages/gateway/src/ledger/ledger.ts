@@ -6,7 +6,6 @@ import type {
   AttemptActivity,
   BucketBalance,
   Ledger,
-  Micros,
   ProviderId,
   Reservation,
   UsageRecord,
@@ -15,6 +14,7 @@ import type { GatewayDatabase, UsageStatus } from '../db/schema.ts';
 import { gatewayErrors } from '../errors.ts';
 import { metersJson } from './batch-statements.ts';
 import { groupCommit } from './group-commit.ts';
+import { isoClock, wholeMicros, wholeMs } from './ledger-values.ts';
 import { leaseStore } from './lease-store.ts';
 import { sweepStaleReservations } from './legacy-sweep.ts';
 import { type LocalBucket, localBuckets } from './local-buckets.ts';
@@ -76,46 +76,20 @@ interface OpenReservation {
   readonly createdAt: string;
 }
 
-/** Money is kept in whole micro-dollars; estimates round up. */
-function wholeMicros(amount: Micros): number {
-  return Number.isFinite(amount) && amount > 0 ? Math.ceil(amount) : 0;
-}
-
-/** Durations are stored in whole milliseconds (int4 columns). */
-function wholeMs(ms: number | undefined): number | null {
-  return ms === undefined || !Number.isFinite(ms) ? null : Math.max(0, Math.round(ms));
-}
-
 /**
  * The ledgers of this process, so that tests can wait until every request that ended has its
  * row committed (ledgersSettled in ledger/testing.ts); a ledger leaves it when it is closed.
  */
 export const liveLedgers = new Set<{ settled(): boolean }>();
 
-/**
- * The current time as an ISO string, formatted once per millisecond: every reservation and
- * settlement stamps its row, and at a few thousand requests/s several share a millisecond.
- */
-function isoClock() {
-  let ms = Number.NaN;
-  let text = '';
-  return {
-    iso(): string {
-      const now = Date.now();
-      if (now !== ms) {
-        ms = now;
-        text = new Date(now).toISOString();
-      }
-      return text;
-    },
-  };
-}
-
 /** Shutdown waits at most this long (and at most one lease TTL) for open reservations to end. */
 const CLOSE_WAIT_MS = 5_000;
 
 /** A balance read is retried this often when a commit of this instance lands during it. */
 const BALANCE_READS = 3;
+
+/** A bucket that cannot cover a reservation (tryReserve answers undefined). */
+class BucketDry extends Error {}
 
 /**
  * Budget accounting without a database write per request. Each instance leases budget from a
@@ -125,8 +99,6 @@ const BALANCE_READS = 3;
  * instances expired by whichever instance notices first. The bounds are in
  * docs/gateway/access.md ("Allocations and the ledger").
  */
-/** A bucket that cannot cover a reservation (tryReserve answers undefined). */
-class BucketDry extends Error {}
 
 export function createLedger(deps: LedgerDeps): BudgetLedger {
   const options = { ...DEFAULT_LEDGER_OPTIONS, ...deps.options };
