@@ -99,7 +99,6 @@ class BucketDry extends Error {}
  * instances expired by whichever instance notices first. The bounds are in
  * docs/gateway/access.md ("Allocations and the ledger").
  */
-
 export function createLedger(deps: LedgerDeps): BudgetLedger {
   const options = { ...DEFAULT_LEDGER_OPTIONS, ...deps.options };
   const { db, log } = deps;
